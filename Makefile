@@ -1,0 +1,46 @@
+# dlbd — `make notebook` to work, `make test` to check everything. See README.md.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+REPO := $(CURDIR)
+export JUPYTER_PATH := $(REPO)/.jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
+export GOTOOLCHAIN ?= local
+PORT ?= 8888
+UI ?= lab
+NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
+
+.PHONY: help notebook kernel test vet unit notebooks doctor bench clean
+
+help:
+	@echo "make notebook [UI=lab|notebook] [PORT=8888]  set up what is missing, then start Jupyter in notebooks/"
+	@echo "make kernel                                  set up .venv, bin/, the dlbd kernelspec and assets"
+	@echo "make test                                    vet, unit tests, kernel protocol tests, every notebook"
+	@echo "make doctor                                  end-to-end check of the installed kernel"
+	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
+
+kernel:
+	@scripts/setup.sh
+
+notebook: kernel
+	@scripts/serve.sh $(UI) $(PORT)
+
+doctor: kernel
+	@bin/dlbd doctor
+
+# test: everything CI checks. DLBD_REQUIRE_KERNEL=1 turns "kernel not installed" skips into failures.
+test:
+	@scripts/setup.sh --test
+	@$(MAKE) --no-print-directory vet unit notebooks
+
+vet:
+	go vet ./...
+	GOARCH=arm64 go vet ./dl/...
+
+unit:
+	DLBD_REQUIRE_KERNEL=1 go test ./...
+	go test -tags noasm ./dl/...
+
+notebooks:
+	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
+
+clean:
+	rm -rf build bin/.warm

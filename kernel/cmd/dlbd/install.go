@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/dlbd/dlbd/kernel"
+)
+
+func runInstall(ctx context.Context, args []string) error {
+	fs := newFlagSet("install")
+	repo := fs.String("repo", "", "root of the dlbd checkout (default: the one containing the working directory)")
+	jdir := fs.String("jupyter-dir", "", "Jupyter data directory (default <repo>/.jupyter)")
+	env := envFlags{}
+	fs.Var(env, "env", "extra KEY=VALUE for the kernel's environment (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *repo != "" {
+		abs, err := filepath.Abs(*repo)
+		if err != nil {
+			return err
+		}
+		*repo = abs
+	}
+	o := kernel.InstallOptions{RepoDir: *repo, JupyterDir: *jdir, Env: env}
+	if err := kernel.Install(ctx, o); err != nil {
+		return err
+	}
+	dir, _ := o.SpecDir()
+	fmt.Printf("installed kernelspec %q (%s) in %s\n", kernel.Name, kernel.DisplayName, dir)
+	return nil
+}
+
+func runLaunch(args []string) error {
+	fs := newFlagSet("launch")
+	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
+	}
+	return kernel.Launch(kernel.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)})
+}

@@ -1,0 +1,84 @@
+// Command dlbd installs, launches and checks the dlbd Jupyter kernel.
+//
+//	dlbd install [-repo DIR] [-jupyter-dir DIR] [-env KEY=VALUE]...   write the kernelspec
+//	dlbd launch -repo DIR CONNECTION_FILE                             start GoNB (kernel.json runs this)
+//	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
+//	dlbd doctor                                                       end-to-end check of the installed kernel
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		var quiet exitError
+		if !errors.As(err, &quiet) {
+			fmt.Fprintln(os.Stderr, "dlbd:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError signals a failure that was already reported to the user.
+type exitError struct{ msg string }
+
+func (e exitError) Error() string { return e.msg }
+
+const usage = `usage: dlbd <command> [flags]
+
+commands:
+  install     write the dlbd kernelspec (into <repo>/.jupyter by default)
+  launch      start the kernel for a Jupyter connection file (used by kernel.json)
+  notebooks   execute notebooks with nbconvert on the dlbd kernel and report failed cells
+  doctor      check the installed kernel end to end and say what is wrong`
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, usage)
+		return exitError{"no command"}
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "install":
+		return runInstall(ctx, rest)
+	case "launch":
+		return runLaunch(rest)
+	case "notebooks":
+		return runNotebooks(ctx, rest)
+	case "doctor":
+		return runDoctor(ctx, rest)
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+		return nil
+	default:
+		fmt.Fprintln(os.Stderr, usage)
+		return exitError{"unknown command " + cmd}
+	}
+}
+
+// envFlags collects repeated -env KEY=VALUE flags.
+type envFlags map[string]string
+
+func (e envFlags) String() string { return fmt.Sprint(map[string]string(e)) }
+
+func (e envFlags) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", s)
+	}
+	e[k] = v
+	return nil
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	return flag.NewFlagSet("dlbd "+name, flag.ContinueOnError)
+}

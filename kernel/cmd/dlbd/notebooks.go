@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/nbexec"
+)
+
+func runNotebooks(ctx context.Context, args []string) error {
+	fs := newFlagSet("notebooks")
+	jupyter := fs.String("jupyter", "", "jupyter executable (default <repo>/.venv/bin/jupyter, else jupyter on PATH)")
+	out := fs.String("out", "build/notebooks", "directory for the executed copies")
+	html := fs.String("html", "", "if set, also export each executed notebook to HTML into this directory")
+	timeout := fs.Duration("cell-timeout", 10*time.Minute, "time limit of one cell")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("notebooks: name the notebooks to execute")
+	}
+	repo, err := kernel.FindRepo(".")
+	if err != nil {
+		return err
+	}
+	if *jupyter == "" {
+		*jupyter = filepath.Join(repo, ".venv", "bin", "jupyter")
+		if _, err := os.Stat(*jupyter); err != nil {
+			if *jupyter, err = exec.LookPath("jupyter"); err != nil {
+				return fmt.Errorf("notebooks: no Jupyter in %s/.venv nor on PATH; run `make kernel`", repo)
+			}
+		}
+	}
+	env := append(os.Environ(), "JUPYTER_PATH="+joinPath(filepath.Join(repo, ".jupyter"), os.Getenv("JUPYTER_PATH")))
+	o := nbexec.Options{Jupyter: *jupyter, KernelName: kernel.Name, OutDir: *out, CellTimeout: *timeout, Env: env}
+	passed, failed := 0, 0
+	for _, nb := range fs.Args() {
+		res, err := nbexec.Execute(ctx, nb, o)
+		switch {
+		case err != nil:
+			failed++
+			fmt.Printf("FAIL %s\n%s\n", nb, indent(err.Error()))
+		case len(res.Failures) > 0:
+			failed++
+			fmt.Printf("FAIL %s (%.1fs): %d failed cell(s); executed copy: %s\n", nb, res.Duration.Seconds(), len(res.Failures), res.Executed)
+			for _, f := range res.Failures {
+				fmt.Println(indent(f.String()))
+			}
+		default:
+			passed++
+			fmt.Printf("ok   %s (%.1fs, %d code cells, slowest %s)\n", nb, res.Duration.Seconds(), len(res.Cells), slowest(res.Cells))
+		}
+		if err == nil && *html != "" {
+			if herr := exportHTML(ctx, *jupyter, env, res.Executed, *html); herr != nil {
+				failed++
+				fmt.Printf("FAIL %s: HTML export: %v\n", nb, herr)
+			}
+		}
+	}
+	fmt.Printf("notebooks: %d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return exitError{"notebooks failed"}
+	}
+	return nil
+}
+
+func exportHTML(ctx context.Context, jupyter string, env []string, executed, dir string) error {
+	cmd := exec.CommandContext(ctx, jupyter, "nbconvert", "--to", "html", "--output-dir", dir, executed)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %s", err, out)
+	}
+	return nil
+}
+
+func slowest(cells []nbexec.CellTiming) string {
+	best := nbexec.CellTiming{}
+	for _, c := range cells {
+		if c.Duration > best.Duration {
+			best = c
+		}
+	}
+	if best.Cell == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("cell %d %.1fs", best.Cell, best.Duration.Seconds())
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+func joinPath(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# scripts/setup.sh — install what the dlbd kernel needs, skipping what is already done.
+#
+# One source of truth: `make kernel`, `make notebook`, `make test` and docker/Dockerfile all run
+# this script. Everything goes inside the checkout (no root needed, nothing in GOPATH/bin):
+#   .venv/                 Jupyter (JupyterLab 4, Notebook 7, nbconvert 7) from requirements.txt
+#   bin/                   gonb, goimports (pinned as tools in go.mod) and the dlbd command
+#   .assets/               ECharts from the npm registry, integrity-checked (viz)
+#   .jupyter/kernels/dlbd  the kernelspec, found through JUPYTER_PATH=<repo>/.jupyter
+# and warms the Go build cache so the first notebook cell does not take a minute.
+#
+# Usage: scripts/setup.sh [--test] [--no-warm]
+#   --test     also install what the test suite needs (Debian's chromium for browser tests)
+#   --no-warm  skip the build-cache warm-up
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+want_test=0 warm=1
+for a in "$@"; do
+  case "$a" in
+    --test) want_test=1 ;;
+    --no-warm) warm=0 ;;
+    *) echo "setup: unknown option $a (use --test, --no-warm)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo "$@"; else return 1; fi; }
+
+# --- Go ------------------------------------------------------------------------------------
+command -v go >/dev/null || die "Go is not installed (or not on PATH). Install Go 1.26 or newer: https://go.dev/doc/install"
+gov=$(go env GOVERSION 2>/dev/null || true)
+case "$gov" in
+  go1.2[6-9]*|go1.[3-9][0-9]*|go[2-9]*) ;;
+  *) die "Go ${gov:-unknown} is too old: dlbd needs Go 1.26 or newer (go.mod). Install it from https://go.dev/doc/install" ;;
+esac
+export GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:-}"
+
+# --- Python and Jupyter in .venv -----------------------------------------------------------
+py=${PYTHON:-python3}
+command -v "$py" >/dev/null || die "python3 is not installed. Install Python 3.10+ (Debian/Ubuntu: apt-get install python3 python3-venv)"
+"$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' ||
+  die "$("$py" --version 2>&1) is too old: Jupyter here needs Python 3.10 or newer"
+req_hash=$(cat requirements.txt requirements.lock | sha256sum | cut -c1-16)
+stamp=.venv/.dlbd-requirements
+if [ ! -x .venv/bin/jupyter ] || [ "$(cat "$stamp" 2>/dev/null)" != "$req_hash" ]; then
+  if [ ! -x .venv/bin/python ]; then
+    say "creating .venv (Python $("$py" -c 'import platform; print(platform.python_version())'))"
+    if ! "$py" -m venv .venv 2>/tmp/dlbd-venv.err; then
+      rm -rf .venv
+      if as_root apt-get install -y -qq python3-venv >/dev/null 2>&1 && "$py" -m venv .venv; then :; else
+        die "cannot create a virtual environment ($(tail -1 /tmp/dlbd-venv.err)). On Debian/Ubuntu: sudo apt-get install python3-venv"
+      fi
+    fi
+  fi
+  say "installing Jupyter into .venv (requirements.txt)"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+  if ! .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -c requirements.lock; then
+    say "the fully pinned set (requirements.lock) did not install on this Python; retrying with requirements.txt alone"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt ||
+      die "pip could not install Jupyter (no network to PyPI?). See README, Troubleshooting"
+  fi
+  echo "$req_hash" >"$stamp"
+else
+  say "Jupyter already in .venv"
+fi
+
+# --- Kernel tools --------------------------------------------------------------------------
+# go build is incremental: a second run only checks that bin/ is up to date (~1 s).
+say "building bin/gonb, bin/goimports, bin/dlbd"
+mkdir -p bin
+go build -o bin/ github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports ./kernel/cmd/dlbd
+
+# --- Assets (ECharts for viz) --------------------------------------------------------------
+assets_env=()
+if [ -x scripts/echarts/install.sh ]; then
+  command -v npm >/dev/null || die "npm is not installed; viz needs it once to fetch ECharts (Debian/Ubuntu: apt-get install npm)"
+  scripts/echarts/install.sh "$repo/.assets"
+  assets_env=(-env "DLBD_ASSETS=$repo/.assets")
+fi
+
+# --- Kernelspec ----------------------------------------------------------------------------
+bin/dlbd install -repo "$repo" "${assets_env[@]}"
+
+# --- Test extras ---------------------------------------------------------------------------
+if [ "$want_test" = 1 ] && ! command -v chromium >/dev/null; then
+  say "installing Debian's chromium for the browser tests"
+  if ! { as_root apt-get update -qq >/dev/null 2>&1; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; then
+    say "could not install chromium (needs root and Debian's packages); browser tests will be skipped: apt-get install chromium"
+  fi
+fi
+
+# --- Warm the build cache ------------------------------------------------------------------
+# Cells are built with this module in a workspace; compiling every package once puts them in
+# the build cache, so the first cell links instead of compiling the world.
+if [ "$warm" = 1 ]; then
+  stampw=bin/.warm
+  src_hash=$( (go version; git ls-files -s -- '*.go' go.mod go.sum 2>/dev/null || find . -name '*.go' -newer go.mod) | sha256sum | cut -c1-16)
+  if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
+    say "warming the Go build cache (first time takes a minute)"
+    go build ./... github.com/janpfeifer/gonb/gonbui
+    echo "$src_hash" >"$stampw"
+  fi
+fi
+say "ready: kernelspec dlbd in $repo/.jupyter (JUPYTER_PATH=$repo/.jupyter)"
