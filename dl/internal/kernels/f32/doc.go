@@ -1,0 +1,40 @@
+// Package f32 multiplies float32 matrices: the GEMM kernels behind dl's
+// MatMul, from the course's triple loop to an AVX-512 assembly kernel.
+//
+// # Overview
+//
+// [Gemm] computes C = alpha*op(A)*op(B) + beta*C on row-major slices, with
+// the signature and semantics of gonum's blas.Float32Level3.Sgemm, using
+// the fastest available kernel; [GemmWith] picks one explicitly:
+//
+//   - [Naive]: the course's "bucles for" (i, j, p), one goroutine.
+//   - [Blocked]: packing and cache blocking (GotoBLAS/BLIS) around a
+//     portable Go micro-kernel, on [Threads] goroutines.
+//   - [Gonum]: gonum's BLAS, the "use a library" baseline.
+//   - [SIMD]: the same driver around a Go-assembly micro-kernel (AVX-512
+//     14x32, or AVX2 6x16), chosen at start-up from the CPU's features.
+//
+// All kernels pass the same tests (dl/internal/kernels/gemm/gemmtest).
+// Measured speeds, against NumPy/OpenBLAS in the same run, are in
+// BenchmarkGemm and `make bench`.
+//
+// # Errors
+//
+// Inconsistent arguments (negative sizes, leading dimensions smaller than
+// a row, slices too short, an unknown transpose or kernel) panic with a
+// *gemm.ArgError naming the argument and the fix, like gonum's BLAS.
+//
+// # Concepts
+//
+// Course: "Computación eficiente para Deep Learning", "De bucles for a
+// operaciones vectorizadas".
+// Paper: Goto and van de Geijn 2008, Anatomy of High-Performance Matrix
+// Multiplication (ACM TOMS 34(3)).
+//
+// A matrix multiply does 2mnk floating-point operations on only
+// (mk + kn + mn) numbers, so it can run at the CPU's arithmetic peak if
+// every number loaded from memory is reused many times from registers and
+// caches.  The naive loop reuses nothing and runs at memory speed; the
+// blocked kernel reuses packed blocks from L1/L2; SIMD adds 16-wide fused
+// multiply-adds.
+package f32

@@ -1,0 +1,59 @@
+//go:build !noasm
+
+package f32
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
+)
+
+// sgemmAVX512 is the 14x32 AVX-512 micro-kernel (sgemm_avx512_amd64.s).
+// It implements the contract of gemm.MicroKernel.Fn: for the 14x32 tile at
+// c, c = alpha*Σ_p a[p*14+i]*b[p*32+j] + beta*c, c not read if beta == 0.
+//
+//go:noescape
+func sgemmAVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+// sgemmAVX2 is the 6x16 AVX2+FMA micro-kernel (sgemm_avx2_amd64.s), same
+// contract with MR=6, NR=16.
+//
+//go:noescape
+func sgemmAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
+var (
+	haveAVX512 = cpu.X86.HasAVX512F
+	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+)
+
+// avx512Kernel: 14x32 uses 28 of the 32 zmm registers as accumulators
+// (14 rows x 2 vectors of 16 floats), 2 for the B row and 2 for broadcast
+// A values.  Per k step that is 28 FMAs against 2 vector + 14 broadcast
+// loads, inside Zen 5's 2 FMA + 2 (512-bit) load ports per cycle.
+// Blocking: the B micro-panel KC*NR*4 = 32 KiB fits the 48 KiB L1d; the A
+// block MC*KC*4 = 448 KiB sits in half of the 1 MiB L2.
+var avx512Kernel = &gemm.MicroKernel[float32]{
+	Name: "avx512-14x32", MR: 14, NR: 32,
+	KC: 256, MC: 14 * 32, NC: 4096,
+	Fn: sgemmAVX512,
+}
+
+// avx2Kernel: the classic 6x16 for 16 ymm registers: 12 accumulators,
+// 2 B vectors, 2 broadcasts.
+var avx2Kernel = &gemm.MicroKernel[float32]{
+	Name: "avx2-6x16", MR: 6, NR: 16,
+	KC: 256, MC: 6 * 40, NC: 4096,
+	Fn: sgemmAVX2,
+}
+
+// simdKernels lists the assembly micro-kernels this CPU runs, best first.
+var simdKernels = func() []*gemm.MicroKernel[float32] {
+	var ks []*gemm.MicroKernel[float32]
+	if haveAVX512 {
+		ks = append(ks, avx512Kernel)
+	}
+	if haveAVX2 {
+		ks = append(ks, avx2Kernel)
+	}
+	return ks
+}()

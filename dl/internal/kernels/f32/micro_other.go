@@ -1,0 +1,9 @@
+//go:build !amd64 || noasm
+
+package f32
+
+import "github.com/dlbd/dlbd/dl/internal/kernels/gemm"
+
+// simdKernels is empty without assembly (other architectures, or -tags
+// noasm): Kernel SIMD is then not Available and Auto uses Blocked.
+var simdKernels []*gemm.MicroKernel[float32]

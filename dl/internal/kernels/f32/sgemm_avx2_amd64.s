@@ -1,0 +1,128 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// func sgemmAVX2(k int, a, b, c *float32, ldc int, alpha, beta float32)
+//
+// The 6x16 micro-kernel for AVX2+FMA CPUs without AVX-512 (same contract
+// and Go equivalent as sgemmAVX512, with MR=6, NR=16).  With 16 ymm
+// registers the classic 6x16 tile fits exactly:
+//	Y0..Y11   accumulators; row i in Y(2i) (cols 0..7), Y(2i+1) (8..15)
+//	Y12,Y13   the current B row (16 floats = 64 bytes per k step)
+//	Y14,Y15   broadcast A values (6 floats = 24 bytes per k step)
+
+// ROW: acc0, acc1 += A value (broadcast) * B row.
+#define ROW(aoff, bc, acc0, acc1) \
+	VBROADCASTSS (aoff)(SI), bc; \
+	VFMADD231PS  bc, Y12, acc0; \
+	VFMADD231PS  bc, Y13, acc1
+
+// KSTEP: one rank-1 update of the 6x16 tile.
+#define KSTEP(s) \
+	VMOVUPS ((s)*64)(DI), Y12; \
+	VMOVUPS ((s)*64+32)(DI), Y13; \
+	ROW((s)*24+0, Y14, Y0, Y1); \
+	ROW((s)*24+4, Y15, Y2, Y3); \
+	ROW((s)*24+8, Y14, Y4, Y5); \
+	ROW((s)*24+12, Y15, Y6, Y7); \
+	ROW((s)*24+16, Y14, Y8, Y9); \
+	ROW((s)*24+20, Y15, Y10, Y11)
+
+// SCALE: r0, r1 *= alpha (Y14).
+#define SCALE(r0, r1) \
+	VMULPS Y14, r0, r0; \
+	VMULPS Y14, r1, r1
+
+// STROW:  c = acc            (beta == 0: c is not read)
+#define STROW(r0, r1) \
+	VMOVUPS r0, (DX); \
+	VMOVUPS r1, 32(DX); \
+	ADDQ    BX, DX
+
+// ADDROW: c = acc + c        (beta == 1)
+#define ADDROW(r0, r1) \
+	VADDPS  (DX), r0, r0; \
+	VADDPS  32(DX), r1, r1; \
+	STROW(r0, r1)
+
+// FMAROW: c = acc + beta*c   (beta in Y15)
+#define FMAROW(r0, r1) \
+	VFMADD231PS (DX), Y15, r0; \
+	VFMADD231PS 32(DX), Y15, r1; \
+	STROW(r0, r1)
+
+#define ALLROWS(M) \
+	M(Y0, Y1); M(Y2, Y3); M(Y4, Y5); M(Y6, Y7); M(Y8, Y9); M(Y10, Y11)
+
+TEXT ·sgemmAVX2(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ ldc+32(FP), BX
+	SHLQ $2, BX
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	// for p := 0; p+4 <= k; p += 4
+	SUBQ $4, CX
+	JL   tail
+
+loop4:
+	KSTEP(0)
+	KSTEP(1)
+	KSTEP(2)
+	KSTEP(3)
+	ADDQ $(4*24), SI
+	ADDQ $(4*64), DI
+	SUBQ $4, CX
+	JGE  loop4
+
+tail:
+	// for ; p < k; p++
+	ADDQ $4, CX
+	JZ   done
+
+loop1:
+	KSTEP(0)
+	ADDQ $24, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop1
+
+done:
+	// acc *= alpha
+	VBROADCASTSS alpha+40(FP), Y14
+	ALLROWS(SCALE)
+
+	// switch beta { case 0: c = acc; case 1: c += acc; default: c = acc + beta*c }
+	MOVQ c+24(FP), DX
+	MOVL beta+44(FP), AX
+	TESTL $0x7fffffff, AX
+	JZ    overwrite
+	CMPL  AX, $0x3f800000
+	JEQ   accumulate
+	VBROADCASTSS beta+44(FP), Y15
+	ALLROWS(FMAROW)
+	VZEROUPPER
+	RET
+
+accumulate:
+	ALLROWS(ADDROW)
+	VZEROUPPER
+	RET
+
+overwrite:
+	ALLROWS(STROW)
+	VZEROUPPER
+	RET

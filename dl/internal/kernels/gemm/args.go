@@ -1,0 +1,95 @@
+package gemm
+
+import "fmt"
+
+// Float is the element type of the kernels.
+type Float interface{ ~float32 | ~float64 }
+
+// Args bundles the arguments of one GEMM call, as passed to BLAS:
+// C = Alpha*op(A)*op(B) + Beta*C, op(X) = X or Xᵀ, all row-major.
+type Args[T Float] struct {
+	Op             string // caller's name for error messages, e.g. "f32.Gemm"
+	TransA, TransB bool
+	M, N, K        int
+	Alpha          T
+	A              []T
+	LDA            int
+	B              []T
+	LDB            int
+	Beta           T
+	C              []T
+	LDC            int
+}
+
+// ArgError is the panic value for inconsistent GEMM arguments.
+type ArgError struct {
+	Op  string // the call, e.g. "f32.Gemm"
+	Msg string // what is wrong and how to fix it
+}
+
+// Error implements error.
+func (e *ArgError) Error() string { return e.Op + ": " + e.Msg }
+
+func (p *Args[T]) fail(format string, args ...any) {
+	panic(&ArgError{Op: p.Op, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Check panics with an *ArgError if the dimensions, leading dimensions or
+// slice lengths are inconsistent, so that the kernels (which use unsafe
+// pointer arithmetic) can never read or write out of bounds.
+func (p *Args[T]) Check() {
+	if p.M < 0 || p.N < 0 || p.K < 0 {
+		p.fail("negative dimension m=%d n=%d k=%d", p.M, p.N, p.K)
+	}
+	ar, ac := p.M, p.K // A as stored
+	if p.TransA {
+		ar, ac = p.K, p.M
+	}
+	br, bc := p.K, p.N
+	if p.TransB {
+		br, bc = p.N, p.K
+	}
+	p.need("A", p.A, ar, ac, p.LDA, "lda")
+	p.need("B", p.B, br, bc, p.LDB, "ldb")
+	p.need("C", p.C, p.M, p.N, p.LDC, "ldc")
+}
+
+func (p *Args[T]) need(name string, s []T, rows, cols, ld int, ldName string) {
+	if ld < max(cols, 1) {
+		p.fail("%s = %d is less than max(1, %d), the number of columns of %s as stored; pass the row stride of %s",
+			ldName, ld, cols, name, name)
+	}
+	// Like BLAS, an empty operand may be nil: with m == 0 or n == 0
+	// nothing is read, and with k == 0 A and B are not read.
+	if p.M == 0 || p.N == 0 || rows == 0 || cols == 0 {
+		return
+	}
+	if need := (rows-1)*ld + cols; len(s) < need {
+		p.fail("len(%s) = %d, want at least %d for a %dx%d matrix with %s = %d",
+			name, len(s), need, rows, cols, ldName, ld)
+	}
+}
+
+// Trivial handles the cases without a product: it reports true (and has
+// set C = beta*C where needed) when m, n or k is zero or alpha is zero.
+func (p *Args[T]) Trivial() bool {
+	if p.M == 0 || p.N == 0 {
+		return true
+	}
+	if p.K != 0 && p.Alpha != 0 {
+		return false
+	}
+	for i := 0; i < p.M; i++ {
+		row := p.C[i*p.LDC : i*p.LDC+p.N]
+		if p.Beta == 0 {
+			clear(row) // beta == 0: C is overwritten, never read
+			continue
+		}
+		if p.Beta != 1 {
+			for j := range row {
+				row[j] *= p.Beta
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,103 @@
+package gemm
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+)
+
+// The kernel numbers shared by the f32.Kernel and f64.Kernel enums.
+const (
+	KernelAuto = iota
+	KernelNaive
+	KernelBlocked
+	KernelGonum
+	KernelSIMD
+)
+
+var kernelNames = [...]string{"auto", "naive", "blocked", "gonum", "simd"}
+
+// KernelName returns the name of kernel number k ("auto", "naive",
+// "blocked", "gonum", "simd"), or "Kernel(k)" for an unknown number.
+func KernelName(k int) string {
+	if k >= 0 && k < len(kernelNames) {
+		return kernelNames[k]
+	}
+	return "Kernel(" + strconv.Itoa(k) + ")"
+}
+
+// Kernels is the set of code paths of one element type, as a dtype
+// package (f32, f64) assembles it.
+type Kernels[T Float] struct {
+	Go    *MicroKernel[T]   // portable micro-kernel, used by Blocked
+	SIMD  []*MicroKernel[T] // assembly micro-kernels this CPU runs, best first
+	Gonum func(p *Args[T])  // gonum's BLAS on checked arguments
+	nt    atomic.Int32      // SetThreads value; 0: GOMAXPROCS
+}
+
+// SetThreads sets the goroutines per call; n <= 0 restores GOMAXPROCS.
+func (ks *Kernels[T]) SetThreads(n int) { ks.nt.Store(int32(max(n, 0))) }
+
+// Threads returns the goroutines a call uses.
+func (ks *Kernels[T]) Threads() int {
+	if n := int(ks.nt.Load()); n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Available reports whether kernel number k runs here.
+func (ks *Kernels[T]) Available(k int) bool {
+	switch k {
+	case KernelAuto, KernelNaive, KernelBlocked, KernelGonum:
+		return true
+	case KernelSIMD:
+		return len(ks.SIMD) > 0
+	}
+	return false
+}
+
+// Run checks p and computes it with kernel number k (Auto: SIMD when
+// available, else Blocked).  It panics with an *ArgError on bad arguments
+// or an unavailable kernel.
+func (ks *Kernels[T]) Run(k int, p *Args[T]) {
+	p.Check()
+	if k == KernelAuto {
+		k = KernelBlocked
+		if len(ks.SIMD) > 0 {
+			k = KernelSIMD
+		}
+	}
+	switch k {
+	case KernelNaive:
+		if !p.Trivial() {
+			Naive(p)
+		}
+	case KernelBlocked:
+		Blocked(ks.Go, ks.Threads(), p)
+	case KernelGonum:
+		ks.Gonum(p)
+	case KernelSIMD:
+		if len(ks.SIMD) == 0 {
+			p.fail("kernel simd is not available on this machine (%s, or built with -tags noasm); check Kernel.Available or use Auto", runtime.GOARCH)
+		}
+		Blocked(ks.SIMD[0], ks.Threads(), p)
+	default:
+		p.fail("unknown kernel %s; use Auto, Naive, Blocked, Gonum or SIMD", KernelName(k))
+	}
+}
+
+// Trans converts a BLAS transpose byte ('N', 'T' or 'C'; blas.Transpose
+// values) to "transposed?", panicking with an *ArgError naming op and the
+// argument on any other value.  'C' (conjugate transpose) is the transpose
+// for real matrices, as in gonum.
+func Trans(op, name string, t byte) bool {
+	switch t {
+	case 'N':
+		return false
+	case 'T', 'C':
+		return true
+	}
+	panic(&ArgError{Op: op, Msg: fmt.Sprintf("%s = %q is not a blas.Transpose; use blas.NoTrans or blas.Trans", name, rune(t))})
+}

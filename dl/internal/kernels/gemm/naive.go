@@ -1,0 +1,45 @@
+package gemm
+
+// Naive is the course's triple loop ("bucles for"), the reference every
+// faster kernel is tested against:
+//
+//	for i in range(m):
+//	    for j in range(n):
+//	        for p in range(k):
+//	            C[i][j] += A[i][p] * B[p][j]
+//
+// with alpha, beta and the transposes of BLAS added.  The inner loop walks
+// a column of B (stride ldb), so every step misses the cache once the
+// matrices outgrow it: this is what makes it slow, not Go.
+func Naive[T Float](p *Args[T]) {
+	for i := 0; i < p.M; i++ {
+		for j := 0; j < p.N; j++ {
+			var sum T
+			for q := 0; q < p.K; q++ {
+				sum += p.at(i, q) * p.bt(q, j)
+			}
+			c := &p.C[i*p.LDC+j]
+			if p.Beta == 0 {
+				*c = p.Alpha * sum // beta == 0: C is not read
+			} else {
+				*c = p.Alpha*sum + p.Beta**c
+			}
+		}
+	}
+}
+
+// at returns op(A)[i, q].
+func (p *Args[T]) at(i, q int) T {
+	if p.TransA {
+		return p.A[q*p.LDA+i]
+	}
+	return p.A[i*p.LDA+q]
+}
+
+// bt returns op(B)[q, j].
+func (p *Args[T]) bt(q, j int) T {
+	if p.TransB {
+		return p.B[j*p.LDB+q]
+	}
+	return p.B[q*p.LDB+j]
+}
