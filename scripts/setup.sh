@@ -85,10 +85,22 @@ fi
 bin/dlbd install -repo "$repo" "${assets_env[@]}"
 
 # --- Test extras ---------------------------------------------------------------------------
-if [ "$want_test" = 1 ] && ! command -v chromium >/dev/null; then
-  say "installing Debian's chromium for the browser tests"
-  if ! { as_root apt-get update -qq >/dev/null 2>&1; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; then
-    say "could not install chromium (needs root and Debian's packages); browser tests will be skipped: apt-get install chromium"
+if [ "$want_test" = 1 ]; then
+  test_hash=$(sha256sum requirements-test.txt | cut -c1-16)
+  if [ "$(cat .venv/.dlbd-test-requirements 2>/dev/null)" != "$test_hash" ]; then
+    say "installing test tools into .venv (requirements-test.txt)"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt
+    echo "$test_hash" >.venv/.dlbd-test-requirements
+  fi
+  missing=()
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian packages for the tests: ${missing[*]}"
+    if ! { as_root apt-get update -qq >/dev/null 2>&1 &&
+           as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+      die "could not install ${missing[*]} (needs root and Debian's packages): sudo apt-get install ${missing[*]}"
+    fi
   fi
 fi
 
