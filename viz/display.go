@@ -1,0 +1,93 @@
+package viz
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+// Sink receives what viz displays. The default, used by Show, HTML, Markdown
+// and the live widgets, sends it to the GoNB front end and does nothing
+// outside GoNB; tests and other front ends can pass their own.
+type Sink interface {
+	// DisplayHTML shows html as a new output of the running cell.
+	DisplayHTML(html string)
+	// UpdateHTML shows html in the output block with display id id: the
+	// block is created on the first call and replaced on later ones.
+	UpdateHTML(id, html string)
+	// DisplayMarkdown shows markdown as a new output of the running cell.
+	DisplayMarkdown(markdown string)
+}
+
+// gonbSink is the Sink of GoNB cells (github.com/janpfeifer/gonb/gonbui).
+type gonbSink struct{}
+
+func (gonbSink) active() bool               { return gonbui.IsNotebook }
+func (gonbSink) DisplayHTML(html string)    { gonbui.DisplayHTML(html) }
+func (gonbSink) UpdateHTML(id, html string) { gonbui.UpdateHTML(id, html) }
+func (gonbSink) DisplayMarkdown(md string)  { gonbui.DisplayMarkdown(md) }
+
+// notebook is the default sink.
+var notebook gonbSink
+
+// InNotebook reports whether the program runs as a GoNB notebook cell.
+func InNotebook() bool { return notebook.active() }
+
+// HTML shows raw HTML as an output of the cell (nothing outside GoNB).
+func HTML(html string) { notebook.DisplayHTML(html) }
+
+// Markdown shows Markdown (with $…$ LaTeX) as an output of the cell
+// (nothing outside GoNB).
+func Markdown(markdown string) { notebook.DisplayMarkdown(markdown) }
+
+// Display is an output block that can be replaced in place, e.g. a table
+// refreshed during training. Its id is unique across cells and processes.
+type Display struct {
+	id   string
+	sink Sink
+}
+
+// NewDisplay returns a Display shown through GoNB (nothing outside GoNB).
+// Nothing appears until the first Update.
+func NewDisplay() *Display { return NewDisplayTo(nil) }
+
+// NewDisplayTo returns a Display that writes to sink (the GoNB front end when
+// sink is nil).
+func NewDisplayTo(sink Sink) *Display {
+	if sink == nil {
+		sink = notebook
+	}
+	return &Display{id: newID("viz-display"), sink: sink}
+}
+
+// ID returns the Jupyter display id of the block.
+func (d *Display) ID() string { return d.id }
+
+// Update replaces the block's content with html.
+func (d *Display) Update(html string) { d.sink.UpdateHTML(d.id, html) }
+
+// UpdateChart replaces the block's content with a chart (see Show).
+func (d *Display) UpdateChart(c Chart, o ...Options) {
+	d.Update(mustFragment(c, o))
+}
+
+// Show displays a chart (a go-echarts chart or a *Figure with its sources)
+// as an output of the cell; see Render for the options. Outside GoNB it does
+// nothing. It panics if the chart cannot be rendered (see OptionJS): that is
+// a bug in the code that built the chart.
+func Show(c Chart, o ...Options) {
+	if !notebook.active() {
+		return
+	}
+	notebook.DisplayHTML(mustFragment(c, o))
+}
+
+func mustFragment(c Chart, o []Options) string {
+	s, err := Fragment(c, o...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		panic(err)
+	}
+	return s
+}
