@@ -1,0 +1,97 @@
+// Command dlbd-bench runs dlbd's benchmarks next to their anchors (NumPy /
+// OpenBLAS, PyTorch CPU) and writes build/bench.json; `make bench` runs it.
+//
+// The entries come from the JSON manifests in scripts/bench/entries (one
+// file per area; scripts/bench/README.md documents the format and how to
+// add one).  Each entry names how to measure ours (a Go benchmark) and,
+// optionally, its anchor (a case of a Python anchor script).  The machine
+// is shared and noisy, so every round measures each entry's ours and
+// anchor back to back (alternating which goes first) and the report keeps
+// the median over rounds.  ratio = ours ÷ anchor for throughputs and
+// anchor ÷ ours for times: higher is better either way.
+//
+// Usage (from the repository root):
+//
+//	go run ./cmd/dlbd-bench [-rounds 5] [-budget 200ms] [-run REGEXP] [-out build/bench.json]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"time"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 5, "interleaved rounds; the report keeps the median")
+	budget := flag.Duration("budget", 200*time.Millisecond, "time per measurement (Go -benchtime and the anchors' budget)")
+	settle := flag.Duration("settle", 100*time.Millisecond, "pause after each anchor measurement (OpenBLAS/OpenMP workers spin after a call)")
+	run := flag.String("run", "", "only entries whose name matches this regexp")
+	dir := flag.String("entries", "scripts/bench/entries", "directory of entry manifests")
+	out := flag.String("out", "build/bench.json", "JSON output")
+	python := flag.String("python", "/usr/bin/python3", "Python with the anchors' packages (Debian python3-numpy, python3-torch)")
+	list := flag.Bool("list", false, "list the entries and exit")
+	flag.Parse()
+	if err := mainErr(*rounds, *budget, *settle, *run, *dir, *out, *python, *list); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func mainErr(rounds int, budget, settle time.Duration, run, dir, out, python string, list bool) error {
+	entries, err := loadEntries(dir)
+	if err != nil {
+		return err
+	}
+	if run != "" {
+		re, err := regexp.Compile(run)
+		if err != nil {
+			return fmt.Errorf("dlbd-bench: -run: %w", err)
+		}
+		var keep []entry
+		for _, e := range entries {
+			if re.MatchString(e.Name) {
+				keep = append(keep, e)
+			}
+		}
+		entries = keep
+	}
+	if list {
+		for _, e := range entries {
+			fmt.Println(e.Name)
+		}
+		return nil
+	}
+	if len(entries) == 0 {
+		return errors.New("dlbd-bench: no entries selected")
+	}
+	if _, err := exec.LookPath(python); err != nil {
+		fmt.Fprintf(os.Stderr, "dlbd-bench: %s not found: anchors are skipped (install Debian's python3-numpy python3-torch python3-threadpoolctl libopenblas0-pthread)\n", python)
+		python = ""
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	r := newRunner(ctx, root, python, budget, settle)
+	defer r.close()
+	start := time.Now()
+	for i := 0; i < rounds; i++ {
+		for _, e := range entries {
+			r.measureEntry(e, i%2 == 1)
+		}
+		fmt.Fprintf(os.Stderr, "dlbd-bench: round %d/%d done (%s)\n", i+1, rounds, time.Since(start).Round(time.Second))
+	}
+	results := r.results(entries)
+	printTable(os.Stdout, results, r.anchorInfo())
+	if err := writeJSON(out, results); err != nil {
+		return err
+	}
+	fmt.Printf("\nwrote %s (%d entries, %d rounds, %s)\n", out, len(results), rounds, time.Since(start).Round(time.Second))
+	return nil
+}

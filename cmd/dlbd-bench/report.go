@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"text/tabwriter"
+)
+
+// result is one row of build/bench.json.  AnchorValue and Ratio are null
+// when the entry has no anchor or the anchor could not run.
+type result struct {
+	Name        string   `json:"name"`
+	Value       float64  `json:"value"`
+	Unit        string   `json:"unit"`
+	Anchor      string   `json:"anchor"`
+	AnchorValue *float64 `json:"anchor_value"`
+	Ratio       *float64 `json:"ratio"`
+
+	spread string // min..max of ours over rounds, for the table
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// results reduces the samples: medians over rounds, and for anchors with
+// several environment variants the better median.
+func (r *runner) results(entries []entry) []result {
+	var out []result
+	for _, e := range entries {
+		xs := r.ours[e.Name]
+		if len(xs) == 0 {
+			continue
+		}
+		res := result{Name: e.Name, Value: median(xs), Unit: e.Unit,
+			spread: fmt.Sprintf("%.3g..%.3g", slices.Min(xs), slices.Max(xs))}
+		if e.Anchor != nil {
+			res.Anchor = e.Anchor.Label
+			best, bestName, found := 0.0, "", false
+			for name, vs := range r.anchors[e.Name] {
+				m := median(vs)
+				if !found || (e.Higher && m > best) || (!e.Higher && m < best) {
+					best, bestName, found = m, name, true
+				}
+			}
+			if found {
+				if bestName != "" {
+					res.Anchor += " [" + bestName + "]"
+				}
+				ratio := res.Value / best
+				if !e.Higher {
+					ratio = best / res.Value
+				}
+				res.AnchorValue, res.Ratio = &best, &ratio
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+func printTable(w io.Writer, rs []result, anchors []string) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "name\tours\tunit\tanchor\tanchor value\tratio\tours min..max\t")
+	for _, r := range rs {
+		av, ratio := "-", "-"
+		if r.AnchorValue != nil {
+			av, ratio = fmt.Sprintf("%.4g", *r.AnchorValue), fmt.Sprintf("%.2f", *r.Ratio)
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t\n", r.Name, r.Value, r.Unit, r.Anchor, av, ratio, r.spread)
+	}
+	tw.Flush()
+	for _, a := range anchors {
+		fmt.Fprintln(w, "anchor", a)
+	}
+}
+
+// writeJSON writes the results atomically (temp file + rename).
+func writeJSON(path string, rs []result) error {
+	for _, r := range rs {
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			return fmt.Errorf("dlbd-bench: %s: value %v is not finite", r.Name, r.Value)
+		}
+	}
+	data, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".bench-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

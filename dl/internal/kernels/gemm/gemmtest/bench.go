@@ -1,0 +1,71 @@
+package gemmtest
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
+)
+
+// GemmFunc is a dtype package's GemmWith with its kernel already chosen.
+type GemmFunc[T gemm.Float] func(tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+
+// Bench times C = op(A)·op(B) (alpha 1, beta 0) with gemm on th
+// goroutines: setThreads(th) and GOMAXPROCS = th, so that gonum's own
+// parallelism and the runtime's helpers are held to the same cores.  It
+// reports GFLOP/s = 2mnk/t and sets bytes to the operands' size.
+func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int), tA, tB bool, m, n, k, th int) {
+	r := rand.New(rand.NewPCG(uint64(m), uint64(n*k)))
+	rnd := func(size int) []T {
+		s := make([]T, size)
+		for i := range s {
+			s[i] = T(r.NormFloat64())
+		}
+		return s
+	}
+	a, bm, c := rnd(m*k), rnd(k*n), make([]T, m*n)
+	lda, ldb := k, n
+	if tA {
+		lda = m
+	}
+	if tB {
+		ldb = k
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
+	defer setThreads(0)
+	setThreads(th)
+	gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n) // warm up buffers and caches
+	var z T
+	b.SetBytes(int64(unsafe.Sizeof(z)) * int64(m*k+k*n+m*n))
+	b.ResetTimer()
+	for b.Loop() {
+		gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n)
+	}
+	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// MLPShapes are the products of one training step of the MLP
+// 784-1024-1024-10 at batch 256 (y = x·Wᵀ forward; dX = dY·W and
+// dW = dYᵀ·X backward): the shapes dl's autograd sends to the kernels.
+// Op is "NN", "NT" or "TN" (N: as stored, T: transposed).
+var MLPShapes = []struct {
+	Op      string
+	M, N, K int
+}{
+	{"NT", 256, 1024, 784},  // layer 1 forward
+	{"NT", 256, 1024, 1024}, // layer 2 forward
+	{"NT", 256, 10, 1024},   // layer 3 forward
+	{"NN", 256, 1024, 10},   // layer 3 backward, dX
+	{"TN", 10, 1024, 256},   // layer 3 backward, dW
+	{"NN", 256, 1024, 1024}, // layer 2 backward, dX
+	{"TN", 1024, 1024, 256}, // layer 2 backward, dW
+	{"TN", 1024, 784, 256},  // layer 1 backward, dW
+	{"NT", 1024, 1024, 1024},
+	{"TN", 1024, 1024, 1024},
+	{"TT", 1024, 1024, 1024},
+}
+
+// SquareSizes are the n of BenchmarkGemm.
+var SquareSizes = []int{64, 128, 256, 512, 1024, 2048}
