@@ -1,0 +1,320 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests check the Jupyter protocol behaviour of the installed dlbd
+// kernel (GoNB) through this package's client. They need the kernelspec that
+// `make kernel` installs in <repo>/.jupyter and are skipped under -short.
+
+// dlbdSpec returns the dlbd kernelspec: the repository's own .jupyter
+// first, then the standard Jupyter data path.
+func dlbdSpec(t *testing.T) *KernelSpec {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("dlbd kernel protocol tests start GoNB and compile cells: skipped with -short")
+	}
+	path := append([]string{filepath.Join(repoRoot(t), ".jupyter")}, DataPath()...)
+	spec, err := FindKernelSpec("dlbd", path)
+	if err != nil {
+		missing(t, "%v (run `make kernel`)", err)
+	}
+	if _, err := os.Stat(spec.Argv[0]); err != nil {
+		missing(t, "kernelspec %s starts %s, which is missing (run `make kernel`)", spec.Dir, spec.Argv[0])
+	}
+	return spec
+}
+
+// knownGoNBDefect reports a deviation from the Jupyter spec that GoNB
+// v0.11.4 is known to have (see the package documentation, "GoNB
+// deviations"): the test is skipped with the exact observation, or fails
+// when DLBD_STRICT_PROTOCOL=1. Call it only after checking that what was
+// observed is exactly that defect; anything else must fail.
+func knownGoNBDefect(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("DLBD_STRICT_PROTOCOL") == "1" {
+		t.Fatalf("GoNB deviation from the Jupyter spec: %s", msg)
+	}
+	t.Skipf("known GoNB v0.11.4 deviation from the Jupyter spec (DLBD_STRICT_PROTOCOL=1 makes it fail): %s", msg)
+}
+
+// startDLBD starts the dlbd kernel for one test. Go's build cache makes a
+// cold first cell slow, hence the generous timeouts of these tests.
+func startDLBD(t *testing.T) *Client {
+	t.Helper()
+	return startClient(t, dlbdSpec(t), 2*time.Minute)
+}
+
+func TestDLBDKernelInfo(t *testing.T) {
+	c := startDLBD(t)
+	info, err := c.KernelInfo(ctxFor(t, 30*time.Second))
+	if err != nil {
+		t.Fatalf("KernelInfo: %v", err)
+	}
+	if info.Status != "ok" || info.LanguageInfo.Name != "go" || info.Implementation != "gonb" {
+		t.Errorf("kernel_info_reply = status %q, language %q, implementation %q; want ok, go, gonb",
+			info.Status, info.LanguageInfo.Name, info.Implementation)
+	}
+	if ok, err := info.ProtocolAtLeast(5, 3); !ok || err != nil {
+		t.Errorf("protocol_version %q: at least 5.3 = %v, %v; want true", info.ProtocolVersion, ok, err)
+	}
+	if err := c.Ping(ctxFor(t, 5*time.Second)); err != nil {
+		t.Errorf("Ping: %v", err)
+	}
+	if errs := c.DroppedErrors(); len(errs) > 0 {
+		t.Errorf("messages from the kernel dropped: %v", errs)
+	}
+}
+
+func TestDLBDExecute(t *testing.T) {
+	c := startDLBD(t)
+	ctx := ctxFor(t, 3*time.Minute)
+	first, err := c.Execute(ctx, "%%\nfmt.Println(\"hola desde Go\")")
+	if err != nil {
+		t.Fatalf("Execute: %v; kernel output:\n%s", err, c.Output())
+	}
+	if got := first.Stdout(); got != "hola desde Go\n" {
+		t.Errorf("stdout = %q; want %q", got, "hola desde Go\n")
+	}
+	code := `import "github.com/janpfeifer/gonb/gonbui"
+%%
+id := gonbui.UniqueId()
+gonbui.UpdateHTML(id, "<b>uno</b>")
+gonbui.UpdateHTML(id, "<b>dos</b>")`
+	second, err := c.Execute(ctx, code)
+	if err != nil {
+		t.Fatalf("Execute(gonbui): %v", err)
+	}
+	var types []string
+	for _, m := range second.Outputs {
+		types = append(types, m.Header.MsgType)
+	}
+	if strings.Join(types, ",") != "display_data,update_display_data" {
+		t.Errorf("output types = %v; want [display_data update_display_data]", types)
+	}
+	if second.Reply.ExecutionCount != first.Reply.ExecutionCount+1 {
+		t.Errorf("execution_count %d then %d; want consecutive", first.Reply.ExecutionCount, second.Reply.ExecutionCount)
+	}
+}
+
+func TestDLBDCellErrors(t *testing.T) {
+	c := startDLBD(t)
+	// run executes code, which must fail, and returns the reply and the
+	// text a notebook shows for it (outputs' stderr, then the error).
+	run := func(t *testing.T, code string) (ExecuteReply, string) {
+		t.Helper()
+		ex, err := c.Execute(ctxFor(t, 2*time.Minute), code)
+		var ce *CellError
+		if !errors.As(err, &ce) || ex.Reply.Status != "error" {
+			t.Fatalf("Execute(%q) = status %q, error %v; want status error and a *CellError", code, ex.Reply.Status, err)
+		}
+		return ex.Reply, ex.Stderr()
+	}
+	t.Run("compile-error", func(t *testing.T) {
+		reply, _ := run(t, "%%\nx := 1")
+		tb := strings.Join(reply.Traceback, "\n")
+		if !strings.Contains(reply.EValue, "declared and not used: x") {
+			t.Errorf("evalue = %q; want it to name the problem (declared and not used: x)", reply.EValue)
+		}
+		if want := fmt.Sprintf("Cell[%d]: Line 2", reply.ExecutionCount); !strings.Contains(tb, want) {
+			t.Errorf("traceback = %q; want it to name the cell line (%q)", tb, want)
+		}
+	})
+	t.Run("panic", func(t *testing.T) {
+		reply, stderr := run(t, "%%\nfmt.Println(\"antes\")\npanic(\"boom\")")
+		if want := fmt.Sprintf("Cell [%d] Line 3", reply.ExecutionCount); !strings.Contains(stderr, "panic: boom") || !strings.Contains(stderr, want) {
+			t.Errorf("stderr = %q; want the panic and the cell line (%q)", stderr, want)
+		}
+		if text := reply.EValue + strings.Join(reply.Traceback, "\n"); !strings.Contains(text, "boom") {
+			if reply.EValue != "exit status 2" {
+				t.Fatalf("reply evalue = %q, traceback %q; want the panic message", reply.EValue, reply.Traceback)
+			}
+			knownGoNBDefect(t, "after a panic the execute_reply and the iopub error say only %q: the panic message and its cell line are on stderr only", reply.EValue)
+		}
+	})
+	t.Run("os-exit", func(t *testing.T) {
+		reply, _ := run(t, "import \"os\"\n%%\nos.Exit(1)")
+		// os.Exit ends the process without a stack trace, so no cell line
+		// exists to report; the exit status names the problem.
+		if reply.EValue != "exit status 1" {
+			t.Errorf("evalue = %q; want %q", reply.EValue, "exit status 1")
+		}
+	})
+}
+
+func TestDLBDInterrupt(t *testing.T) {
+	c := startDLBD(t)
+	started := make(chan struct{})
+	type result struct {
+		ex  *Execution
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ex, err := c.Execute(ctxFor(t, 3*time.Minute), "%%\nfmt.Println(\"bucle\")\nfor {}")
+		done <- result{ex, err}
+	}()
+	// Interrupt once the cell's process runs (it has printed), not while
+	// it compiles.
+	go func() {
+		defer close(started)
+		for i := 0; i < 1200; i++ {
+			if hasCellProcess(c) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	<-started
+	time.Sleep(500 * time.Millisecond)
+	t0 := time.Now()
+	if err := c.Interrupt(ctxFor(t, 10*time.Second)); err != nil {
+		t.Fatalf("Interrupt: %v", err)
+	}
+	select {
+	case r := <-done:
+		var ce *CellError
+		if !errors.As(r.err, &ce) || !strings.Contains(ce.EValue, "interrupt") {
+			t.Errorf("interrupted cell: error %v; want a cell error naming the interrupt", r.err)
+		}
+		if r.ex.Stdout() != "bucle\n" {
+			t.Errorf("interrupted cell stdout = %q; want %q", r.ex.Stdout(), "bucle\n")
+		}
+		t.Logf("cell stopped %v after interrupt_request", time.Since(t0))
+	case <-time.After(10 * time.Second):
+		t.Fatalf("cell still running 10 s after interrupt_request")
+	}
+	if ex, err := c.Execute(ctxFor(t, time.Minute), "%%\nfmt.Println(6*7)"); err != nil || ex.Stdout() != "42\n" {
+		t.Errorf("cell after interrupt: stdout %q, error %v; want 42", ex.Stdout(), err)
+	}
+}
+
+// hasCellProcess reports whether the kernel has a child process running a
+// compiled cell (GoNB names the binary gonb_<id>).
+func hasCellProcess(c *Client) bool {
+	procs, _ := c.Processes()
+	for _, p := range procs {
+		if p.PID != c.PID() && strings.HasPrefix(p.Comm, "gonb_") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDLBDRejectsWrongKey(t *testing.T) {
+	c := startDLBD(t)
+	// Compile once so that a forged cell, if it were run, would finish well
+	// within the wait below.
+	if _, err := c.Execute(ctxFor(t, 2*time.Minute), "import \"os\"\n%%\n_ = os.Getpid()"); err != nil {
+		t.Fatalf("warm-up cell: %v", err)
+	}
+	marker := filepath.Join(t.TempDir(), "forged-cell-ran")
+	code := fmt.Sprintf("import \"os\"\n%%%%\nos.WriteFile(%q, nil, 0o644)\nfmt.Println(\"forged\")", marker)
+	m, err := c.NewMessage("execute_request", ExecuteRequest{Code: code, UserExpressions: map[string]string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Subscribe(m)
+	defer s.Close()
+	if err := c.SendWithKey(ctxFor(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
+		t.Fatalf("SendWithKey: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got, err := s.Next(ctx)
+	if got != nil {
+		t.Errorf("mis-signed execute_request got an answer: %s", describe(got))
+	}
+	if _, statErr := os.Stat(marker); statErr == nil {
+		t.Fatalf("mis-signed execute_request was executed: %s exists", marker)
+	}
+	select {
+	case <-c.Exited():
+		out := c.Output()
+		const sig = "stopping kernel: message had an invalid signature"
+		if !strings.Contains(out, sig) {
+			t.Fatalf("kernel exited after a mis-signed message (%v); output:\n%s", err, out)
+		}
+		knownGoNBDefect(t, "the cell was not executed, but the kernel exited: %q", sig)
+	default:
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("waiting for an answer to the mis-signed request: %v; want a timeout", err)
+	}
+	if ex, err := c.Execute(ctxFor(t, time.Minute), "%%\nfmt.Println(\"sigo vivo\")"); err != nil || ex.Stdout() != "sigo vivo\n" {
+		t.Errorf("after a mis-signed request: stdout %q, error %v; want the kernel alive", ex.Stdout(), err)
+	}
+}
+
+func TestDLBDCompletion(t *testing.T) {
+	c := startDLBD(t)
+	ctx := ctxFor(t, time.Minute)
+	code := "import \"fmt\"\n%%\nfmt.Pri"
+	cr, err := c.Complete(ctx, code, len(code))
+	if err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if cr.Status != "ok" || cr.CursorStart > len(code) || cr.CursorEnd != len(code) {
+		t.Errorf("complete_reply = status %q, cursor %d..%d; want ok and a range ending at %d", cr.Status, cr.CursorStart, cr.CursorEnd, len(code))
+	}
+	for _, m := range cr.Matches {
+		if !strings.HasPrefix(m, "Pri") && !strings.HasPrefix(m, "fmt.Pri") {
+			t.Errorf("completion %q of %q does not extend it", m, "fmt.Pri")
+		}
+	}
+	// GoNB completes through gopls: without gopls on the kernel's PATH the
+	// reply is "ok" with no matches, which is what a front-end can handle.
+	t.Logf("complete_reply for %q: %d matches %q", "fmt.Pri", len(cr.Matches), cr.Matches)
+
+	ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	r, err := c.IsComplete(ictx, "%%\nfmt.Println(")
+	if errors.Is(err, context.DeadlineExceeded) {
+		knownGoNBDefect(t, "is_complete_request gets no is_complete_reply within 5 s (the spec asks for status \"unknown\" at least)")
+	}
+	if err != nil {
+		t.Fatalf("IsComplete: %v", err)
+	}
+	switch r.Status {
+	case "complete", "incomplete", "invalid", "unknown":
+	default:
+		t.Errorf("is_complete_reply status = %q; want complete, incomplete, invalid or unknown", r.Status)
+	}
+}
+
+func TestDLBDShutdownLeavesNoProcess(t *testing.T) {
+	c := startDLBD(t)
+	go c.Execute(ctxFor(t, 3*time.Minute), "import \"time\"\n%%\nfor { time.Sleep(time.Second) }")
+	for i := 0; !hasCellProcess(c); i++ {
+		if i == 1200 {
+			t.Fatalf("the cell's process did not start within 2 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	procs, err := c.Processes()
+	if err != nil {
+		missing(t, "cannot list processes: %v", err)
+	}
+	t.Logf("kernel processes before shutdown: %v", procs)
+	if err := c.Shutdown(ctxFor(t, 30*time.Second)); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	time.Sleep(200 * time.Millisecond) // let the kernel's children finish dying
+	for _, p := range procs {
+		if p.Alive() {
+			t.Errorf("process %v still alive after shutdown", p)
+		}
+	}
+	if left, err := c.Processes(); err != nil || len(left) > 0 {
+		t.Errorf("processes in the kernel's group or tree after shutdown: %v (%v); want none", left, err)
+	}
+}

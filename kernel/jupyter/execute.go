@@ -1,0 +1,83 @@
+package jupyter
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Execute runs code as a Jupyter front-end does: execute_request with
+// store_history true, allow_stdin false, stop_on_error true and no user
+// expressions. See [Client.ExecuteWith].
+func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
+	return c.ExecuteWith(ctx, ExecuteRequest{Code: code, StoreHistory: true, StopOnError: true})
+}
+
+// ExecuteWith sends req on shell and collects, until both the execute_reply
+// and the IOPub status "idle" for the request have arrived, every output
+// message the kernel publishes for it (stream, display_data,
+// update_display_data, execute_result, error, clear_output). An
+// input_request on stdin is answered with an empty line.
+//
+// The Execution is returned even on error, with what arrived so far. The
+// error is a *[CellError] when the kernel replied with a status other than
+// "ok" (the cell failed), and another error when no complete answer came:
+// ctx ended, the client was closed or the kernel exited.
+func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest) (*Execution, error) {
+	if req.UserExpressions == nil {
+		req.UserExpressions = map[string]string{}
+	}
+	m, err := c.NewMessage("execute_request", req)
+	if err != nil {
+		return nil, err
+	}
+	ex := &Execution{Request: m}
+	s := c.Subscribe(m)
+	defer s.Close()
+	start := time.Now()
+	if err := c.Send(ctx, Shell, m); err != nil {
+		return ex, err
+	}
+	replied, idle := false, false
+	for !(replied && idle) {
+		r, err := s.Next(ctx)
+		if err != nil {
+			return ex, fmt.Errorf("jupyter: execute_request (reply received: %v, idle received: %v): %w", replied, idle, err)
+		}
+		switch {
+		case r.Channel == Shell && r.Header.MsgType == "execute_reply":
+			if err := r.DecodeContent(&ex.Reply); err != nil {
+				return ex, err
+			}
+			replied = true
+		case r.Channel == IOPub && r.Header.MsgType == "status":
+			var st Status
+			if err := r.DecodeContent(&st); err != nil {
+				return ex, err
+			}
+			idle = idle || st.ExecutionState == "idle"
+		case r.Channel == IOPub && outputTypes[r.Header.MsgType]:
+			ex.Outputs = append(ex.Outputs, r)
+		case r.Channel == Stdin && r.Header.MsgType == "input_request":
+			if err := c.answerInput(ctx, r); err != nil {
+				return ex, err
+			}
+		}
+	}
+	ex.Elapsed = time.Since(start)
+	if ex.Reply.Status != "ok" {
+		return ex, &CellError{Status: ex.Reply.Status, EName: ex.Reply.EName, EValue: ex.Reply.EValue, Traceback: ex.Reply.Traceback}
+	}
+	return ex, nil
+}
+
+// answerInput replies to an input_request with an empty line, so that a
+// cell asking for input does not wait forever for a user who is not there.
+func (c *Client) answerInput(ctx context.Context, req *Message) error {
+	m, err := c.NewMessage("input_reply", InputReply{})
+	if err != nil {
+		return err
+	}
+	m.ParentHeader = req.Header
+	return c.Send(ctx, Stdin, m)
+}

@@ -1,0 +1,129 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/wire"
+)
+
+// missing skips the test because a prerequisite is absent, or fails it when
+// DLBD_REQUIRE_KERNEL=1 (set by `make test`, where everything must exist).
+func missing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("DLBD_REQUIRE_KERNEL") == "1" {
+		t.Fatalf("DLBD_REQUIRE_KERNEL=1 but "+format, args...)
+	}
+	t.Skipf(format+" (set DLBD_REQUIRE_KERNEL=1 to make this a failure)", args...)
+}
+
+// repoRoot returns the module root, two directories above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// writeSpec writes kernels/<name>/kernel.json under a fresh directory and
+// returns that directory (a Jupyter data dir) and the parsed spec.
+func writeSpec(t *testing.T, name string, spec map[string]any) (string, *KernelSpec) {
+	t.Helper()
+	dataDir := t.TempDir()
+	dir := filepath.Join(dataDir, "kernels", name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kernel.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ks, err := ReadKernelSpec(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dataDir, ks
+}
+
+// pythonSpec returns a temporary kernelspec for ipykernel from the
+// project's .venv (or $DLBD_PYTHON), skipping when it is not installed.
+func pythonSpec(t *testing.T) *KernelSpec {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("ipykernel protocol tests start a Python kernel: skipped with -short")
+	}
+	py := os.Getenv("DLBD_PYTHON")
+	if py == "" {
+		py = filepath.Join(repoRoot(t), ".venv", "bin", "python")
+	}
+	if _, err := os.Stat(py); err != nil {
+		missing(t, "no Python at %s (run `make kernel`, or set DLBD_PYTHON)", py)
+	}
+	if out, err := exec.Command(py, "-c", "import ipykernel").CombinedOutput(); err != nil {
+		missing(t, "%s cannot import ipykernel: %v: %s", py, err, out)
+	}
+	_, ks := writeSpec(t, "pytest", map[string]any{
+		"argv":         []string{py, "-m", "ipykernel_launcher", "-f", "{connection_file}"},
+		"display_name": "Python (test)",
+		"language":     "python",
+	})
+	return ks
+}
+
+// startClient starts spec and closes it at the end of the test.
+func startClient(t *testing.T, spec *KernelSpec, timeout time.Duration) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c, err := Start(ctx, Options{Spec: spec})
+	if err != nil {
+		t.Fatalf("Start(%s): %v", spec.Name, err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+// ctxFor returns a context that ends after d or at the end of the test.
+func ctxFor(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// describe names a message for test failures.
+func describe(m *Message) string {
+	if m == nil {
+		return "no message"
+	}
+	return m.Channel.String() + " " + m.Header.MsgType + " " + string(m.Content)
+}
+
+// wireReply builds the parts of a kernel_info_reply answering m, as a
+// kernel would send them.
+func wireReply(t *testing.T, m *Message) wire.Parts {
+	t.Helper()
+	parent, err := json.Marshal(m.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wire.Parts{
+		Header:       []byte(`{"msg_id":"r1","session":"k","username":"k","date":"","msg_type":"kernel_info_reply","version":"5.4"}`),
+		ParentHeader: parent,
+		Metadata:     []byte(`{}`),
+		Content:      []byte(`{"status":"ok","protocol_version":"5.4"}`),
+	}
+}
