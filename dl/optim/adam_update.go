@@ -1,0 +1,58 @@
+package optim
+
+import "math"
+
+// adamCoeffs are the per-step scalars of Adam, computed in float64 once per
+// step as PyTorch computes them in Python floats.
+type adamCoeffs struct {
+	lr, beta1, beta2, eps, weightDecay float64
+	decoupled                          bool // AdamW: p ← p·(1−γλ) instead of g ← g + λp
+	amsgrad                            bool
+	step                               int // t, starting at 1
+}
+
+// adamUpdate applies one Adam (or AdamW) step to p with gradient g and the
+// moment buffers m, v (and vmax for AMSGrad), following PyTorch's
+// single-tensor implementation of torch.optim.Adam / AdamW:
+//
+//	p = p·(1 − γλ)                  AdamW only (decoupled weight decay)
+//	g = g + λ·p                     Adam only, when λ ≠ 0
+//	m = β1·m + (1−β1)·g
+//	v = β2·v + (1−β2)·g²
+//	vmax = max(vmax, v)             AMSGrad only; v̂ below uses vmax then
+//	p = p − (γ / (1−β1ᵗ)) · m / (√v / √(1−β2ᵗ) + ε)
+//
+// The last line is the documented m̂ / (√v̂ + ε) with m̂ = m/(1−β1ᵗ) and
+// v̂ = v/(1−β2ᵗ), rearranged as PyTorch does: ε is added after dividing √v by
+// √(1−β2ᵗ), not to v̂ under the root.
+func adamUpdate[T float](p, g, m, v, vmax []T, c adamCoeffs) {
+	t := float64(c.step)
+	bc1 := 1 - math.Pow(c.beta1, t)
+	bc2 := 1 - math.Pow(c.beta2, t)
+	stepSize := T(c.lr / bc1)
+	bc2Sqrt := T(math.Sqrt(bc2))
+	b1, b2, eps := T(c.beta1), T(c.beta2), T(c.eps)
+	omb1, omb2 := T(1-c.beta1), T(1-c.beta2) // 1−β in float64 first, as PyTorch's alpha=1-beta
+	decay := T(1 - c.lr*c.weightDecay)
+	wd := T(c.weightDecay)
+	_ = g[len(p)-1]
+	_ = m[len(p)-1]
+	_ = v[len(p)-1]
+	for i := range p {
+		gi := g[i]
+		if c.decoupled {
+			p[i] *= decay
+		} else if wd != 0 {
+			gi += wd * p[i]
+		}
+		m[i] = b1*m[i] + omb1*gi
+		v[i] = b2*v[i] + omb2*gi*gi
+		vi := v[i]
+		if c.amsgrad {
+			vmax[i] = max(vmax[i], vi)
+			vi = vmax[i]
+		}
+		denom := T(math.Sqrt(float64(vi)))/bc2Sqrt + eps
+		p[i] -= stepSize * (m[i] / denom)
+	}
+}

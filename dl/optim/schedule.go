@@ -1,0 +1,87 @@
+package optim
+
+import (
+	"fmt"
+	"math"
+)
+
+// Schedule gives the learning rate to use at a step (0, 1, 2, ...).
+// Implementations are pure functions of the step, so a schedule resumes
+// exactly from a checkpoint that records the step.
+type Schedule interface {
+	LR(step int) float64
+}
+
+// WarmupCosine is linear warmup followed by cosine decay, the schedule of
+// most transformer training runs:
+//
+//	step < Warmup:          lr = Peak · step / Warmup
+//	Warmup ≤ step ≤ Total:  lr = Min + (Peak − Min) · ½(1 + cos(π · (step − Warmup) / (Total − Warmup)))
+//	step > Total:           lr = Min
+//
+// With Min = 0 it is exactly Hugging Face transformers'
+// get_cosine_schedule_with_warmup (so the first step has lr 0).
+// Course: "Leyes de escala (Scaling Laws)" (the scaling-law runs use it).
+type WarmupCosine struct {
+	Peak   float64 // learning rate at the end of warmup
+	Min    float64 // final learning rate; default 0
+	Warmup int     // warmup steps; default 0 (no warmup)
+	Total  int     // step at which the decay reaches Min; must be > Warmup
+}
+
+// LR implements Schedule. It panics if Total ≤ Warmup or Warmup < 0.
+func (s WarmupCosine) LR(step int) float64 {
+	if s.Warmup < 0 || s.Total <= s.Warmup {
+		panic(fmt.Sprintf("optim: WarmupCosine{Warmup: %d, Total: %d}: want 0 ≤ Warmup < Total", s.Warmup, s.Total))
+	}
+	switch {
+	case step < s.Warmup:
+		return s.Peak * float64(step) / float64(s.Warmup)
+	case step > s.Total:
+		return s.Min
+	}
+	progress := float64(step-s.Warmup) / float64(s.Total-s.Warmup)
+	return s.Min + (s.Peak-s.Min)*0.5*(1+math.Cos(math.Pi*progress))
+}
+
+// ConstantLR is a schedule that always returns its value.
+type ConstantLR float64
+
+// LR implements Schedule.
+func (c ConstantLR) LR(int) float64 { return float64(c) }
+
+// Scheduler drives an optimizer's learning rate from a Schedule, like
+// torch.optim.lr_scheduler.LRScheduler: call Step after each
+// optimizer.Step. NewScheduler sets the step-0 rate at once.
+type Scheduler struct {
+	opt   Optimizer
+	sched Schedule
+	step  int
+}
+
+// NewScheduler returns a Scheduler at step 0 and sets opt's learning rate to
+// sched.LR(0).
+func NewScheduler(opt Optimizer, sched Schedule) *Scheduler {
+	s := &Scheduler{opt: opt, sched: sched}
+	opt.SetLR(sched.LR(0))
+	return s
+}
+
+// Step advances to the next step and sets the optimizer's learning rate.
+func (s *Scheduler) Step() {
+	s.step++
+	s.opt.SetLR(s.sched.LR(s.step))
+}
+
+// LastLR returns the learning rate set by the last call (get_last_lr).
+func (s *Scheduler) LastLR() float64 { return s.sched.LR(s.step) }
+
+// StepCount returns the number of Step calls so far (last_epoch in torch).
+func (s *Scheduler) StepCount() int { return s.step }
+
+// SetStepCount jumps to step n and sets the matching learning rate; use it
+// to resume from a checkpoint.
+func (s *Scheduler) SetStepCount(n int) {
+	s.step = n
+	s.opt.SetLR(s.sched.LR(n))
+}
