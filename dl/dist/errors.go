@@ -1,0 +1,76 @@
+package dist
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrAborted is wrapped by every error a rank gets because the group was
+// aborted: another rank failed, panicked or called a mismatched collective,
+// a deadlock was detected, or the timeout expired. errors.As on the same
+// error also finds the cause (a *RankError, *MismatchError, ...).
+var ErrAborted = errors.New("dist: group aborted")
+
+// ErrDeadlock is the cause of an abort when every running rank waits in a
+// dist call that nothing can complete (for example two ranks that both
+// Recv from each other, or a rank that returned without joining a
+// collective the others are in).
+var ErrDeadlock = errors.New("dist: deadlock")
+
+// ErrTimeout is the cause of an abort when one wait lasted longer than
+// Config.Timeout.
+var ErrTimeout = errors.New("dist: timeout")
+
+// RankError is how Run reports the rank that failed first: it returned an
+// error or panicked.
+type RankError struct {
+	Rank  int    // world rank
+	Err   error  // the returned error, or the panic value if it is an error
+	Panic any    // the panic value; nil if the rank returned an error
+	Stack []byte // the panicking goroutine's stack; nil if no panic
+}
+
+// Error names the rank and the cause.
+func (e *RankError) Error() string {
+	if e.Panic != nil {
+		return fmt.Sprintf("dist: rank %d panicked: %v", e.Rank, e.Panic)
+	}
+	return fmt.Sprintf("dist: rank %d: %v", e.Rank, e.Err)
+}
+
+// Unwrap returns the rank's error (or the panic value when it is an error).
+func (e *RankError) Unwrap() error { return e.Err }
+
+// MismatchError reports ranks of one group that called different
+// collectives at the same position of their call sequence, or the same
+// collective with different sizes, ops, roots or element types.
+type MismatchError struct {
+	Group      string // the group's name
+	Call       int64  // position in the group's collective sequence (0-based)
+	Rank, Peer int    // group ranks that disagree
+	Got, Want  string // Rank's call and Peer's call
+}
+
+// Error describes both calls and the rule.
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("dist: collective mismatch in group %s, call #%d: rank %d called %s, rank %d called %s "+
+		"(every rank of a group must make the same collective calls, in the same order, with the same sizes)",
+		e.Group, e.Call, e.Rank, e.Got, e.Peer, e.Want)
+}
+
+// abortedError is what ranks get after an abort: it wraps ErrAborted and
+// the cause.
+type abortedError struct{ cause error }
+
+func (e *abortedError) Error() string {
+	return "group aborted: " + strings.TrimPrefix(e.cause.Error(), "dist: ")
+}
+
+func (e *abortedError) Unwrap() []error { return []error{ErrAborted, e.cause} }
+
+// opError prefixes err with the operation and the rank, as in
+// "dist: all-reduce on rank 1: group aborted: rank 2 panicked: boom".
+func opError(op string, rank int, err error) error {
+	return fmt.Errorf("dist: %s on rank %d: %w", op, rank, err)
+}

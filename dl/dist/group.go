@@ -1,0 +1,137 @@
+package dist
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Config describes a local group. The zero value of every field but
+// WorldSize is the default.
+type Config struct {
+	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1.
+	WorldSize int
+	// AllReduce is the all-reduce algorithm (like NCCL_ALGO). Auto (the
+	// zero value) picks SharedMemory: see the package documentation.
+	AllReduce Algorithm
+	// KeepRecords is how many per-collective records (Group.Records) the
+	// group keeps, oldest dropped first: 0 means 256, negative means none.
+	// Per-link byte counters (Group.LinkTraffic) are always kept.
+	KeepRecords int
+	// Timeout aborts the group when one rank waits longer than this inside
+	// one dist call (like the timeout of torch.distributed.
+	// init_process_group). 0 means no timeout; deadlocks are detected
+	// anyway.
+	Timeout time.Duration
+}
+
+// Group is a set of ranks that run collectives together: the world made by
+// New, or a sub-group made by Rank.Split, Rank.NewSubgroups or Rank.NewGrid
+// (like a torch.distributed ProcessGroup). Each member uses it through its
+// own *Rank. A Group is safe for concurrent use by its members.
+type Group struct {
+	w       *world
+	name    string
+	members []int   // world rank of each group rank
+	ranks   []*Rank // the members' handles, by group rank
+	cfg     Config
+
+	links links
+	calls callTable
+	shm   shmState
+	log   trafficLog
+
+	isWorld bool
+	runMu   sync.Mutex // held by Run
+	split   splitTable
+}
+
+// New creates a local group of cfg.WorldSize ranks (goroutines of this
+// process, started by Group.Run).
+func New(cfg Config) (*Group, error) {
+	if cfg.WorldSize < 1 {
+		return nil, fmt.Errorf("dist: New with WorldSize %d: need at least 1 rank", cfg.WorldSize)
+	}
+	if !cfg.AllReduce.valid() {
+		return nil, fmt.Errorf("dist: New with unknown AllReduce algorithm %v", cfg.AllReduce)
+	}
+	if cfg.Timeout < 0 {
+		return nil, fmt.Errorf("dist: New with negative Timeout %v", cfg.Timeout)
+	}
+	w := newWorld(cfg.WorldSize, cfg.Timeout)
+	members := make([]int, cfg.WorldSize)
+	for i := range members {
+		members[i] = i
+	}
+	g := newGroup(w, "world", members, cfg, nil)
+	return g, nil
+}
+
+// NewLocalGroup is New(Config{WorldSize: n}); it panics if n < 1.
+func NewLocalGroup(n int) *Group {
+	g, err := New(Config{WorldSize: n})
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// newGroup builds a group of the given world ranks. worldRanks holds the
+// world handles (nil when building the world itself).
+func newGroup(w *world, name string, members []int, cfg Config, worldRanks []*Rank) *Group {
+	n := len(members)
+	g := &Group{w: w, name: name, members: members, cfg: cfg, isWorld: worldRanks == nil}
+	g.links.init(n)
+	g.calls.init(n)
+	g.log.init(n, cfg.KeepRecords)
+	g.ranks = make([]*Rank, n)
+	for i, m := range members {
+		r := &Rank{g: g, rank: i}
+		if worldRanks == nil {
+			r.state = &rankState{world: m}
+		} else {
+			r.state = worldRanks[m].state
+		}
+		g.ranks[i] = r
+	}
+	return g
+}
+
+// Size returns the number of ranks (torch.distributed.get_world_size).
+func (g *Group) Size() int { return len(g.members) }
+
+// Name returns the group's name: "world", or the name given by the call
+// that made the sub-group (for example "tp[0 1]").
+func (g *Group) Name() string { return g.name }
+
+// Members returns the world rank of each group rank.
+func (g *Group) Members() []int { return append([]int(nil), g.members...) }
+
+// AllReduceAlgorithm returns the algorithm AllReduce uses in this group
+// (Auto resolved).
+func (g *Group) AllReduceAlgorithm() Algorithm {
+	if g.cfg.AllReduce == Auto {
+		return SharedMemory
+	}
+	return g.cfg.AllReduce
+}
+
+// Err returns nil while the group is healthy, else the error every dist
+// call now returns (wrapping ErrAborted and the cause).
+func (g *Group) Err() error {
+	if !g.w.isAborted() {
+		return nil
+	}
+	return g.w.abortErr()
+}
+
+// Abort aborts the group (and every group of its world) with cause: every
+// rank waiting in a dist call returns an error wrapping ErrAborted and
+// cause, and so does every later call. The first cause wins. Run calls it
+// when a rank fails; call it to cancel a run from outside.
+func (g *Group) Abort(cause error) {
+	if cause == nil {
+		cause = fmt.Errorf("dist: aborted by the caller")
+	}
+	g.w.abort(cause)
+}

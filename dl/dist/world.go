@@ -1,0 +1,132 @@
+package dist
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// world is the state every group of one launch shares: the abort switch
+// and what the deadlock watchdog needs. A failure anywhere aborts the world
+// (all its groups), as torchrun tears down the whole job.
+type world struct {
+	n       int
+	timeout time.Duration
+
+	abortOnce sync.Once
+	aborted   chan struct{} // closed by abort
+	cause     error         // set before aborted is closed
+
+	running  atomic.Bool   // inside Run
+	blocked  atomic.Int32  // ranks waiting inside a dist call
+	finished atomic.Int32  // ranks whose function returned
+	events   atomic.Uint64 // bumped by every send, ack, arrival and exit
+	waits    []waitSlot    // by world rank
+}
+
+// waitSlot says what one rank waits for, for the deadlock message.
+type waitSlot struct {
+	what  atomic.Pointer[string]
+	since atomic.Int64 // UnixNano when the wait began; 0 when not waiting
+}
+
+func newWorld(n int, timeout time.Duration) *world {
+	return &world{n: n, timeout: timeout, aborted: make(chan struct{}), waits: make([]waitSlot, n)}
+}
+
+// abort poisons the world with cause (the first cause wins) and wakes every
+// waiting rank.
+func (w *world) abort(cause error) {
+	w.abortOnce.Do(func() {
+		w.cause = cause
+		close(w.aborted)
+	})
+}
+
+// isAborted reports whether abort was called.
+func (w *world) isAborted() bool {
+	select {
+	case <-w.aborted:
+		return true
+	default:
+		return false
+	}
+}
+
+// abortErr is the error a rank gets after the abort.
+func (w *world) abortErr() error {
+	<-w.aborted
+	return &abortedError{cause: w.cause}
+}
+
+// block and unblock bracket every wait that may sleep.
+func (w *world) block(rank int, what func() string) {
+	s := &w.waits[rank]
+	str := what()
+	s.what.Store(&str)
+	s.since.Store(time.Now().UnixNano())
+	w.blocked.Add(1)
+}
+
+func (w *world) unblock(rank int) {
+	w.blocked.Add(-1)
+	w.waits[rank].since.Store(0)
+	w.events.Add(1)
+}
+
+// watchdog aborts the world when every running rank has been waiting
+// without any progress for three checks in a row (a deadlock), or when a
+// wait exceeds the timeout. It returns when stop is closed.
+//
+// Why three quiet checks: a rank woken by a message still counts as
+// blocked until it runs again; requiring no event for 3×interval makes a
+// false alarm need a scheduling delay of that length on an idle machine.
+func (w *world) watchdog(stop <-chan struct{}, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	quiet, last := 0, w.events.Load()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-w.aborted:
+			return
+		case <-t.C:
+		}
+		if w.timeout > 0 {
+			now := time.Now().UnixNano()
+			for r := range w.waits {
+				if since := w.waits[r].since.Load(); since != 0 && time.Duration(now-since) > w.timeout {
+					w.abort(fmt.Errorf("%w: rank %d waited %v (Config.Timeout) in %s", ErrTimeout, r, w.timeout, *w.waits[r].what.Load()))
+					return
+				}
+			}
+		}
+		b, f, ev := w.blocked.Load(), w.finished.Load(), w.events.Load()
+		if b > 0 && int(b+f) == w.n && ev == last {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		last = ev
+		if quiet >= 3 {
+			w.abort(fmt.Errorf("%w: %s", ErrDeadlock, w.describe()))
+			return
+		}
+	}
+}
+
+// describe lists what every rank is doing, for the deadlock error.
+func (w *world) describe() string {
+	var parts []string
+	for r := range w.waits {
+		if w.waits[r].since.Load() != 0 {
+			parts = append(parts, fmt.Sprintf("rank %d waits in %s", r, *w.waits[r].what.Load()))
+		} else {
+			parts = append(parts, fmt.Sprintf("rank %d has returned", r))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
