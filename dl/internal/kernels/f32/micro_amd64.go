@@ -29,13 +29,19 @@ var (
 // avx512Kernel: 14x32 uses 28 of the 32 zmm registers as accumulators
 // (14 rows x 2 vectors of 16 floats), 2 for the B row and 2 for broadcast
 // A values.  Per k step that is 28 FMAs against 2 vector + 14 broadcast
-// loads, inside Zen 5's 2 FMA + 2 (512-bit) load ports per cycle.
-// Blocking: the B micro-panel KC*NR*4 = 32 KiB fits the 48 KiB L1d; the A
-// block MC*KC*4 = 448 KiB sits in half of the 1 MiB L2.
+// loads: the FMA units are the bottleneck (Zen 4 issues one 512-bit FMA
+// per cycle, Zen 5 two), not the loads.  Alone, on L1-resident panels, it
+// runs at ~107 GFLOP/s on this project's Zen 4 machine: the FMA peak.
+// Blocking (BenchmarkBlocking; the machine is Zen 4, 32 KiB L1d, 1 MiB L2):
+// KC=256 beat 96..192 although the B micro-panel KC*NR*4 = 32 KiB then
+// fills L1 (the A micro-panels stream from L2 fast enough); the A block
+// MC*KC*4 = 448 KiB sits in half of L2.
 var avx512Kernel = &gemm.MicroKernel[float32]{
 	Name: "avx512-14x32", MR: 14, NR: 32,
 	KC: 256, MC: 14 * 32, NC: 4096,
-	Fn: sgemmAVX512,
+	Fn:    sgemmAVX512,
+	PackA: packA512,
+	PackB: packB512,
 }
 
 // avx2Kernel: the classic 6x16 for 16 ymm registers: 12 accumulators,

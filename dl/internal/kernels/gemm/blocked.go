@@ -1,7 +1,5 @@
 package gemm
 
-import "sync"
-
 // minParallelFlops: below this much work a second goroutine costs more
 // (wake-up, duplicated packing) than it saves.
 const minParallelFlops = 2 * 64 * 64 * 64
@@ -13,8 +11,8 @@ const minParallelFlops = 2 * 64 * 64 * 64
 //	for jc in N step NC          B panel of NC columns    (L3)
 //	  for pc in K step KC        pack B[KC x NC] once
 //	    for ic in M step MC      pack A[MC x KC]          (L2)
-//	      for jr in NC step NR   B micro-panel KC x NR    (L1)
-//	        for ir in MC step MR
+//	      for ir in MC step MR   A micro-panel MR x KC    (L1)
+//	        for jr in NC step NR   B micro-panels stream from L2/L3
 //	          micro-kernel: C[MR x NR] = alpha*Apanel*Bpanel + beta*C
 func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 	if p.Trivial() {
@@ -25,31 +23,30 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 	}
 	// Split C into nt independent blocks, one per goroutine; each worker
 	// runs the whole algorithm on its block with private buffers, so they
-	// never synchronise.  Split along M (rows) when there are at least two
-	// MR tiles per worker: B, whose packing is a fast copy, is then the
-	// operand every worker packs, while A's strided packing is divided.
-	splitN := ceilDiv(p.M, mk.MR) < 2*nt && p.N > p.M
-	tiles := ceilDiv(p.M, mk.MR)
-	if splitN {
-		tiles = ceilDiv(p.N, mk.NR)
-	}
-	nt = max(min(nt, tiles), 1)
+	// never synchronise.  Split along M (row blocks, every worker packs all
+	// of B) or N (column blocks, every worker packs all of A), whichever
+	// gives the largest block the fewest padded tiles: at n = 256, 19 MR=14
+	// row tiles split 10/9 but 8 NR=32 column tiles split 4/4.
+	tm, tn := ceilDiv(p.M, mk.MR), ceilDiv(p.N, mk.NR)
+	nt = max(min(nt, max(tm, tn)), 1)
 	if nt == 1 {
 		serial(mk, p, 0, p.M, 0, p.N)
 		return
 	}
-	var wg sync.WaitGroup
-	for t := 0; t < nt; t++ {
-		lo, hi := tiles*t/nt, tiles*(t+1)/nt
-		wg.Go(func() {
-			if splitN {
-				serial(mk, p, 0, p.M, lo*mk.NR, min(hi*mk.NR, p.N))
-			} else {
-				serial(mk, p, lo*mk.MR, min(hi*mk.MR, p.M), 0, p.N)
-			}
-		})
+	splitN := ceilDiv(tn, nt)*mk.NR*tm*mk.MR < ceilDiv(tm, nt)*mk.MR*tn*mk.NR
+	tiles := tm
+	if splitN {
+		tiles = tn
 	}
-	wg.Wait()
+	nt = min(nt, tiles)
+	parallel(nt, func(t int) {
+		lo, hi := tiles*t/nt, tiles*(t+1)/nt
+		if splitN {
+			serial(mk, p, 0, p.M, lo*mk.NR, min(hi*mk.NR, p.N))
+		} else {
+			serial(mk, p, lo*mk.MR, min(hi*mk.MR, p.M), 0, p.N)
+		}
+	})
 }
 
 // serial computes rows [m0,m1) x columns [n0,n1) of C on one goroutine.
@@ -60,7 +57,7 @@ func serial[T Float](mk *MicroKernel[T], p *Args[T], m0, m1, n0, n1 int) {
 		nc := min(mk.NC, n1-jc)
 		for pc := 0; pc < p.K; pc += mk.KC {
 			kc := min(mk.KC, p.K-pc)
-			packB(ws.b, p, pc, jc, kc, nc, mk.NR)
+			mk.packB(ws.b, p, pc, jc, kc, nc)
 			// The first K block applies the caller's beta; later ones add.
 			beta := T(1)
 			if pc == 0 {
@@ -68,7 +65,7 @@ func serial[T Float](mk *MicroKernel[T], p *Args[T], m0, m1, n0, n1 int) {
 			}
 			for ic := m0; ic < m1; ic += mk.MC {
 				mc := min(mk.MC, m1-ic)
-				packA(ws.a, p, ic, pc, mc, kc, mk.MR)
+				mk.packA(ws.a, p, ic, pc, mc, kc)
 				macroKernel(mk, ws, p, ic, jc, mc, nc, kc, beta)
 			}
 		}
@@ -76,16 +73,20 @@ func serial[T Float](mk *MicroKernel[T], p *Args[T], m0, m1, n0, n1 int) {
 }
 
 // macroKernel sweeps the micro-kernel over one packed MC x NC block.  The
-// jr loop is outside so that one B micro-panel (KC x NR) stays in L1 while
-// the A micro-panels of the block stream through from L2.
+// ir loop is outside: one A micro-panel (MR x KC, 14 KiB for float32) stays
+// in L1 while the B micro-panels of the panel stream through from L2/L3 in
+// address order, which the hardware prefetcher follows.  (BLIS keeps the
+// B micro-panel in L1 instead, with jr outside; at KC=256 and NR=32 that
+// panel is 32 KiB, all of Zen 4's L1, and this order measured 2-9% faster
+// at n = 1024..2048 on one core.)
 func macroKernel[T Float](mk *MicroKernel[T], ws *workspace[T], p *Args[T], ic, jc, mc, nc, kc int, beta T) {
 	mr, nr, ldc := mk.MR, mk.NR, p.LDC
-	for jr := 0; jr < nc; jr += nr {
-		nb := min(nr, nc-jr)
-		bp := &ws.b[jr*kc]
-		for ir := 0; ir < mc; ir += mr {
-			mb := min(mr, mc-ir)
-			ap := &ws.a[ir*kc]
+	for ir := 0; ir < mc; ir += mr {
+		mb := min(mr, mc-ir)
+		ap := &ws.a[ir*kc]
+		for jr := 0; jr < nc; jr += nr {
+			nb := min(nr, nc-jr)
+			bp := &ws.b[jr*kc]
 			if mb == mr && nb == nr {
 				mk.Fn(kc, ap, bp, &p.C[(ic+ir)*ldc+jc+jr], ldc, p.Alpha, beta)
 				continue

@@ -20,6 +20,27 @@ type MicroKernel[T Float] struct {
 	MC     int // rows of A per packed block (MC x KC sits in L2)
 	NC     int // columns of B per packed panel (KC x NC sits in L3)
 	Fn     func(k int, a, b, c *T, ldc int, alpha, beta T)
+
+	// PackA and PackB, when set, replace the reference PackA/PackB (same
+	// contract, see pack.go) with faster dtype-specific code.
+	PackA func(dst []T, p *Args[T], ic, pc, mc, kc, mr int)
+	PackB func(dst []T, p *Args[T], pc, jc, kc, nc, nr int)
+}
+
+func (mk *MicroKernel[T]) packA(dst []T, p *Args[T], ic, pc, mc, kc int) {
+	if mk.PackA != nil {
+		mk.PackA(dst, p, ic, pc, mc, kc, mk.MR)
+		return
+	}
+	PackA(dst, p, ic, pc, mc, kc, mk.MR)
+}
+
+func (mk *MicroKernel[T]) packB(dst []T, p *Args[T], pc, jc, kc, nc int) {
+	if mk.PackB != nil {
+		mk.PackB(dst, p, pc, jc, kc, nc, mk.NR)
+		return
+	}
+	PackB(dst, p, pc, jc, kc, nc, mk.NR)
 }
 
 // GoMicroKernel returns the portable micro-kernel: plain Go, no SIMD (gc

@@ -16,8 +16,8 @@ package gemm
 
 import "unsafe"
 
-// packA packs rows [ic, ic+mc) x columns [pc, pc+kc) of op(A).
-func packA[T Float](dst []T, p *Args[T], ic, pc, mc, kc, mr int) {
+// PackA packs rows [ic, ic+mc) x columns [pc, pc+kc) of op(A).
+func PackA[T Float](dst []T, p *Args[T], ic, pc, mc, kc, mr int) {
 	for q := 0; q*mr < mc; q++ {
 		rows := min(mr, mc-q*mr)
 		panel := dst[q*mr*kc : (q+1)*mr*kc]
@@ -52,8 +52,8 @@ func packA[T Float](dst []T, p *Args[T], ic, pc, mc, kc, mr int) {
 	}
 }
 
-// packB packs rows [pc, pc+kc) x columns [jc, jc+nc) of op(B).
-func packB[T Float](dst []T, p *Args[T], pc, jc, kc, nc, nr int) {
+// PackB packs rows [pc, pc+kc) x columns [jc, jc+nc) of op(B).
+func PackB[T Float](dst []T, p *Args[T], pc, jc, kc, nc, nr int) {
 	for q := 0; q*nr < nc; q++ {
 		cols := min(nr, nc-q*nr)
 		panel := dst[q*nr*kc : (q+1)*nr*kc]

@@ -1,0 +1,228 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// func transposePanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, blocks int)
+//
+// Transposes blocks of rows x 16 floats (rows = 14 or 16; strides in bytes):
+// block b reads rows i < rows at src + i*srcStride + 64*b and writes
+// columns j < 16 at dst + (16*b + j)*dstStride, rows lanes each.  Go
+// equivalent:
+//
+//	for b := 0; b < blocks; b++ {
+//		for j := 0; j < 16; j++ {
+//			for i := 0; i < rows; i++ {
+//				dst[(16*b+j)*dstStride/4 + i] = src[i*srcStride/4 + 16*b + j]
+//			}
+//		}
+//	}
+//
+// It packs A (no transpose) into 14-row micro-panels (dstStride 56) and
+// Bᵀ into 32-column micro-panels (two calls, dstStride 128).
+//
+// Method: the classic 4-stage 16x16 transpose, 64 shuffles per block:
+// unpack 32-bit pairs of rows, then 64-bit pairs, then 128-bit lanes with
+// VSHUFF32X4 twice.  Rows live in Z0..Z15; stages alternate between
+// Z0..Z15 and Z16..Z31.
+
+// Stage 1: t = interleave 32-bit elements of rows (a, b), per 128-bit lane.
+#define S1(a, b, lo, hi) \
+	VUNPCKLPS b, a, lo; \
+	VUNPCKHPS b, a, hi
+
+// Stage 2: interleave 64-bit pairs of two stage-1 results.
+#define S2(a, b, lo, hi) \
+	VUNPCKLPD b, a, lo; \
+	VUNPCKHPD b, a, hi
+
+// Stage 3 and 4: combine 128-bit lanes: lanes {0,1} / {2,3} of a and b,
+// then lanes {0,2} / {1,3}.
+#define S3(a, b, lo, hi) \
+	VSHUFF32X4 $0x44, b, a, lo; \
+	VSHUFF32X4 $0xEE, b, a, hi
+
+#define S4(a, b, lo, hi) \
+	VSHUFF32X4 $0x88, b, a, lo; \
+	VSHUFF32X4 $0xDD, b, a, hi
+
+TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), BX
+	MOVQ rows+32(FP), AX
+	MOVQ blocks+40(FP), CX
+
+	// K1 = (1 << rows) - 1: the lanes stored per output column.
+	MOVQ $1, R8
+	SHLXQ AX, R8, R8
+	DECQ R8
+	KMOVW R8, K1
+
+	LEAQ (BX)(BX*2), R9  // 3*srcStride
+	LEAQ (DX)(DX*2), R10 // 3*dstStride
+	TESTQ CX, CX
+	JZ    done
+
+block:
+	// Load rows 0..13 (R11 walks groups of rows), and 14, 15 if rows == 16.
+	MOVQ    SI, R11
+	VMOVUPS (R11), Z0
+	VMOVUPS (R11)(BX*1), Z1
+	VMOVUPS (R11)(BX*2), Z2
+	VMOVUPS (R11)(R9*1), Z3
+	LEAQ    (R11)(BX*4), R11
+	VMOVUPS (R11), Z4
+	VMOVUPS (R11)(BX*1), Z5
+	VMOVUPS (R11)(BX*2), Z6
+	VMOVUPS (R11)(R9*1), Z7
+	LEAQ    (R11)(BX*4), R11
+	VMOVUPS (R11), Z8
+	VMOVUPS (R11)(BX*1), Z9
+	VMOVUPS (R11)(BX*2), Z10
+	VMOVUPS (R11)(R9*1), Z11
+	LEAQ    (R11)(BX*4), R11
+	VMOVUPS (R11), Z12
+	VMOVUPS (R11)(BX*1), Z13
+	VPXORD  Z14, Z14, Z14
+	VPXORD  Z15, Z15, Z15
+	CMPQ    AX, $16
+	JNE     loaded
+	VMOVUPS (R11)(BX*2), Z14
+	VMOVUPS (R11)(R9*1), Z15
+
+loaded:
+	// t(2g), t(2g+1) = unpack rows 2g, 2g+1      -> Z16..Z31
+	S1(Z0, Z1, Z16, Z17)
+	S1(Z2, Z3, Z18, Z19)
+	S1(Z4, Z5, Z20, Z21)
+	S1(Z6, Z7, Z22, Z23)
+	S1(Z8, Z9, Z24, Z25)
+	S1(Z10, Z11, Z26, Z27)
+	S1(Z12, Z13, Z28, Z29)
+	S1(Z14, Z15, Z30, Z31)
+
+	// u(4g+c): lane L holds column 4L+c of rows 4g..4g+3  -> Z0..Z15
+	S2(Z16, Z18, Z0, Z1)
+	S2(Z17, Z19, Z2, Z3)
+	S2(Z20, Z22, Z4, Z5)
+	S2(Z21, Z23, Z6, Z7)
+	S2(Z24, Z26, Z8, Z9)
+	S2(Z25, Z27, Z10, Z11)
+	S2(Z28, Z30, Z12, Z13)
+	S2(Z29, Z31, Z14, Z15)
+
+	// v, w for each c from u(c), u(4+c) and u(8+c), u(12+c) -> Z16..Z31
+	S3(Z0, Z4, Z16, Z17)
+	S3(Z8, Z12, Z18, Z19)
+	S3(Z1, Z5, Z20, Z21)
+	S3(Z9, Z13, Z22, Z23)
+	S3(Z2, Z6, Z24, Z25)
+	S3(Z10, Z14, Z26, Z27)
+	S3(Z3, Z7, Z28, Z29)
+	S3(Z11, Z15, Z30, Z31)
+
+	// out(4L+c): column 4L+c of all 16 rows -> Z0..Z15 (Z(j) = column j)
+	S4(Z16, Z18, Z0, Z4)
+	S4(Z17, Z19, Z8, Z12)
+	S4(Z20, Z22, Z1, Z5)
+	S4(Z21, Z23, Z9, Z13)
+	S4(Z24, Z26, Z2, Z6)
+	S4(Z25, Z27, Z10, Z14)
+	S4(Z28, Z30, Z3, Z7)
+	S4(Z29, Z31, Z11, Z15)
+
+	// Store column j at dst + j*dstStride, rows lanes (K1).
+	MOVQ    DI, R11
+	VMOVUPS Z0, K1, (R11)
+	VMOVUPS Z1, K1, (R11)(DX*1)
+	VMOVUPS Z2, K1, (R11)(DX*2)
+	VMOVUPS Z3, K1, (R11)(R10*1)
+	LEAQ    (R11)(DX*4), R11
+	VMOVUPS Z4, K1, (R11)
+	VMOVUPS Z5, K1, (R11)(DX*1)
+	VMOVUPS Z6, K1, (R11)(DX*2)
+	VMOVUPS Z7, K1, (R11)(R10*1)
+	LEAQ    (R11)(DX*4), R11
+	VMOVUPS Z8, K1, (R11)
+	VMOVUPS Z9, K1, (R11)(DX*1)
+	VMOVUPS Z10, K1, (R11)(DX*2)
+	VMOVUPS Z11, K1, (R11)(R10*1)
+	LEAQ    (R11)(DX*4), R11
+	VMOVUPS Z12, K1, (R11)
+	VMOVUPS Z13, K1, (R11)(DX*1)
+	VMOVUPS Z14, K1, (R11)(DX*2)
+	VMOVUPS Z15, K1, (R11)(R10*1)
+	LEAQ    (R11)(DX*4), DI // next block: 16 columns further
+
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  block
+
+done:
+	VZEROUPPER
+	RET
+
+// func copyPanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, valid, width, count int)
+//
+// Copies count rows of valid floats (strides in bytes), zero-padding each
+// destination row to width floats (valid <= width <= 32).  Go equivalent:
+//
+//	for r := 0; r < count; r++ {
+//		d := dst[r*dstStride/4:][:width]
+//		copy(d, src[r*srcStride/4:][:valid])
+//		clear(d[valid:])
+//	}
+//
+// It packs Aᵀ (14 contiguous floats per k step) and B (32 per k step).
+TEXT ·copyPanelAVX512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), BX
+	MOVQ valid+32(FP), AX
+	MOVQ width+40(FP), R8
+	MOVQ count+48(FP), CX
+
+	// K1/K2: lanes 0..15 / 16..31 to load (valid); K3/K4: to store (width).
+	MOVQ  $1, R9
+	SHLXQ AX, R9, R9
+	DECQ  R9             // (1 << valid) - 1
+	KMOVW R9, K1
+	SHRQ  $16, R9
+	KMOVW R9, K2
+	MOVQ  $1, R9
+	SHLXQ R8, R9, R9
+	DECQ  R9             // (1 << width) - 1
+	KMOVW R9, K3
+	SHRQ  $16, R9
+	KMOVW R9, K4
+	TESTQ CX, CX
+	JZ    cdone
+	CMPQ  R8, $16
+	JG    wide
+
+narrow:
+	// width <= 16: one vector per row
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS   Z0, K3, (DI)
+	ADDQ      BX, SI
+	ADDQ      DX, DI
+	DECQ      CX
+	JNZ       narrow
+	JMP       cdone
+
+wide:
+	// 16 < width <= 32: two vectors per row
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z1
+	VMOVUPS   Z0, K3, (DI)
+	VMOVUPS   Z1, K4, 64(DI)
+	ADDQ      BX, SI
+	ADDQ      DX, DI
+	DECQ      CX
+	JNZ       wide
+
+cdone:
+	VZEROUPPER
+	RET
