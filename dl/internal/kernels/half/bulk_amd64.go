@@ -2,10 +2,91 @@
 
 package half
 
-// Assembly versions come next; until then amd64 uses the generic loops.
+import "golang.org/x/sys/cpu"
+
+// Vector loops in bulk_amd64.s; n must be a positive multiple of the
+// vector width (16, or 8 for the F16C ones).
+//
+//go:noescape
+func encodeF16AVX512(dst *uint16, src *float32, n int)
+
+//go:noescape
+func decodeF16AVX512(dst *float32, src *uint16, n int)
+
+//go:noescape
+func encodeF16F16C(dst *uint16, src *float32, n int)
+
+//go:noescape
+func decodeF16F16C(dst *float32, src *uint16, n int)
+
+//go:noescape
+func encodeBF16AVX512(dst *uint16, src *float32, n int)
+
+//go:noescape
+func encodeBF16NE(dst *uint16, src *float32, n int)
+
+//go:noescape
+func decodeBF16AVX512(dst *float32, src *uint16, n int)
+
 var (
-	encodeFloat16  = encodeFloat16Generic
-	decodeFloat16  = decodeFloat16Generic
-	encodeBFloat16 = encodeBFloat16Generic
-	decodeBFloat16 = decodeBFloat16Generic
+	haveAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW // VPMOVDW, VCVTPS2PH zmm
+	haveF16C   = cpu.X86.HasAVX && cpu.X86.HasF16C
+	haveBF16   = cpu.X86.HasAVX512BF16
 )
+
+// vectorLen returns the prefix of n elements the vector loops convert.
+func vectorLen(n, width int) int { return n &^ (width - 1) }
+
+// encodeFloat16 converts with VCVTPS2PH, then the generic loop for the tail.
+func encodeFloat16(dst []uint16, src []float32) {
+	n := 0
+	switch {
+	case haveAVX512:
+		if n = vectorLen(len(src), 16); n > 0 {
+			encodeF16AVX512(&dst[0], &src[0], n)
+		}
+	case haveF16C:
+		if n = vectorLen(len(src), 8); n > 0 {
+			encodeF16F16C(&dst[0], &src[0], n)
+		}
+	}
+	encodeFloat16Generic(dst[n:], src[n:])
+}
+
+// decodeFloat16 converts with VCVTPH2PS, then the generic loop for the tail.
+func decodeFloat16(dst []float32, src []uint16) {
+	n := 0
+	switch {
+	case haveAVX512:
+		if n = vectorLen(len(src), 16); n > 0 {
+			decodeF16AVX512(&dst[0], &src[0], n)
+		}
+	case haveF16C:
+		if n = vectorLen(len(src), 8); n > 0 {
+			decodeF16F16C(&dst[0], &src[0], n)
+		}
+	}
+	decodeFloat16Generic(dst[n:], src[n:])
+}
+
+// encodeBFloat16 uses the integer RNE loop (not VCVTNEPS2BF16, which
+// flushes subnormal inputs), then the generic loop for the tail.
+func encodeBFloat16(dst []uint16, src []float32) {
+	n := 0
+	if haveAVX512 {
+		if n = vectorLen(len(src), 16); n > 0 {
+			encodeBF16AVX512(&dst[0], &src[0], n)
+		}
+	}
+	encodeBFloat16Generic(dst[n:], src[n:])
+}
+
+func decodeBFloat16(dst []float32, src []uint16) {
+	n := 0
+	if haveAVX512 {
+		if n = vectorLen(len(src), 16); n > 0 {
+			decodeBF16AVX512(&dst[0], &src[0], n)
+		}
+	}
+	decodeBFloat16Generic(dst[n:], src[n:])
+}

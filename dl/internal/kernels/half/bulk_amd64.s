@@ -1,0 +1,182 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// All functions convert n elements, n > 0 and a multiple of the vector
+// width (16 for AVX-512, 8 for AVX); the Go wrappers in bulk_amd64.go
+// convert the remainder with the generic loops.
+
+// func encodeF16AVX512(dst *uint16, src *float32, n int)
+//
+//	for i := 0; i < n; i++ { dst[i] = Float32ToFloat16(src[i]) }
+//
+// VCVTPS2PH with immediate 0 rounds to nearest even regardless of MXCSR;
+// it keeps subnormal results and quiets NaN keeping sign and top payload,
+// exactly like Float32ToFloat16 (the tests compare all cases).
+TEXT ·encodeF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+e16loop512:
+	VMOVUPS   (SI), Z0
+	VCVTPS2PH $0, Z0, Y1
+	VMOVDQU   Y1, (DI)
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JNZ       e16loop512
+	VZEROUPPER
+	RET
+
+// func decodeF16AVX512(dst *float32, src *uint16, n int)
+//
+//	for i := 0; i < n; i++ { dst[i] = Float16ToFloat32(src[i]) }
+TEXT ·decodeF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+d16loop512:
+	VCVTPH2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       d16loop512
+	VZEROUPPER
+	RET
+
+// func encodeF16F16C(dst *uint16, src *float32, n int)
+//
+// Same as encodeF16AVX512 with 256-bit vectors (F16C + AVX).
+TEXT ·encodeF16F16C(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+e16loop:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0, Y0, X1
+	VMOVDQU   X1, (DI)
+	ADDQ      $32, SI
+	ADDQ      $16, DI
+	SUBQ      $8, CX
+	JNZ       e16loop
+	VZEROUPPER
+	RET
+
+// func decodeF16F16C(dst *float32, src *uint16, n int)
+//
+// Same as decodeF16AVX512 with 256-bit vectors (F16C + AVX).
+TEXT ·decodeF16F16C(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+d16loop:
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $8, CX
+	JNZ       d16loop
+	VZEROUPPER
+	RET
+
+// func encodeBF16AVX512(dst *uint16, src *float32, n int)
+//
+// Integer round-to-nearest-even, as in Float32ToBFloat16:
+//
+//	b := bits(src[i])
+//	if b&0x7fffffff > 0x7f800000 { dst[i] = b>>16 | 0x40 }   // NaN: quiet it
+//	else { dst[i] = (b + 0x7fff + (b>>16)&1) >> 16 }
+//
+// Z28 = 0x7fff, Z29 = 1, Z30 = 0x7fffffff, Z31 = 0x7f800000, Z27 = 0x40.
+TEXT ·encodeBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x7fff, AX
+	VPBROADCASTD AX, Z28
+	MOVL $1, AX
+	VPBROADCASTD AX, Z29
+	MOVL $0x7fffffff, AX
+	VPBROADCASTD AX, Z30
+	MOVL $0x7f800000, AX
+	VPBROADCASTD AX, Z31
+	MOVL $0x40, AX
+	VPBROADCASTD AX, Z27
+
+ebloop:
+	VMOVDQU32 (SI), Z0
+	VPSRLD    $16, Z0, Z1      // b >> 16
+	VPANDD    Z29, Z1, Z2      // (b>>16) & 1
+	VPADDD    Z28, Z0, Z3      // b + 0x7fff
+	VPADDD    Z2, Z3, Z3       //   + lsb
+	VPSRLD    $16, Z3, Z3      // rounded >> 16
+	VPANDD    Z30, Z0, Z4      // |b|
+	VPCMPUD   $6, Z31, Z4, K1  // K1 = |b| > 0x7f800000 (NaN)
+	VPORD     Z27, Z1, K1, Z3  // NaN lanes: b>>16 | 0x40
+	VPMOVDW   Z3, (DI)         // keep the low 16 bits of each lane
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JNZ       ebloop
+	VZEROUPPER
+	RET
+
+// func encodeBF16NE(dst *uint16, src *float32, n int)
+//
+// VCVTNEPS2BF16 (AVX512_BF16).  Not used by EncodeBFloat16: it treats
+// subnormal inputs as zero (an implicit DAZ), so it differs from
+// Float32ToBFloat16 on float32 subnormals; kept for the benchmark that
+// shows the cost of exactness and for the test that documents the
+// difference.
+TEXT ·encodeBF16NE(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+enloop:
+	VMOVUPS (SI), Z0
+	// VCVTNEPS2BF16 Z0, Y1 (EVEX.512.F3.0F38.W0 72 /r; the Go
+	// assembler does not know the instruction)
+	BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC8
+	VMOVDQU Y1, (DI)
+	ADDQ    $64, SI
+	ADDQ    $32, DI
+	SUBQ    $16, CX
+	JNZ     enloop
+	VZEROUPPER
+	RET
+
+// func decodeBF16AVX512(dst *float32, src *uint16, n int)
+//
+//	f := uint32(src[i]) << 16
+//	if f&0x7fffffff > 0x7f800000 { f |= 0x00400000 }   // quiet NaN
+//	dst[i] = f
+TEXT ·decodeBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x7fffffff, AX
+	VPBROADCASTD AX, Z30
+	MOVL $0x7f800000, AX
+	VPBROADCASTD AX, Z31
+	MOVL $0x00400000, AX
+	VPBROADCASTD AX, Z29
+
+dbloop:
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $16, Z0, Z0
+	VPANDD    Z30, Z0, Z1
+	VPCMPUD   $6, Z31, Z1, K1
+	VPORD     Z29, Z0, K1, Z0
+	VMOVDQU32 Z0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       dbloop
+	VZEROUPPER
+	RET
