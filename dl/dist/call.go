@@ -115,14 +115,14 @@ func send[T Float](c *call, to int, v []T, tr Transfer) error {
 	if len(v) > 0 { // an empty view references no memory: nothing to acknowledge
 		addOnce(&c.sentTo, to)
 	}
-	return waitSend(c.r, l.coll, m, func() string { return c.r.describeWait(c.d.kind, c.seq, "send to", to) })
+	return waitSend(c.r, l.coll, m, c.r.waitOn(c.d.kind, c.seq, "send to", to))
 }
 
 // recv receives the next view from group rank from; it must hold want
 // elements.
 func recv[T Float](c *call, from, want int) ([]T, error) {
 	l := c.r.g.links.get(from, c.r.rank)
-	m, err := waitRecv(c.r, l.coll, func() string { return c.r.describeWait(c.d.kind, c.seq, "recv from", from) })
+	m, err := waitRecv(c.r, l.coll, c.r.waitOn(c.d.kind, c.seq, "recv from", from))
 	if err != nil {
 		return nil, err
 	}
@@ -147,13 +147,13 @@ func (c *call) finish(meta Record) error {
 	r := c.r
 	for _, src := range c.readOf {
 		l := r.g.links.get(src, r.rank)
-		if err := waitSend(r, l.ack, c.seq, func() string { return r.describeWait(c.d.kind, c.seq, "ack to", src) }); err != nil {
+		if err := waitSend(r, l.ack, c.seq, r.waitOn(c.d.kind, c.seq, "ack to", src)); err != nil {
 			return err
 		}
 	}
 	for _, dst := range c.sentTo {
 		l := r.g.links.get(r.rank, dst)
-		seq, err := waitRecv(r, l.ack, func() string { return r.describeWait(c.d.kind, c.seq, "ack from", dst) })
+		seq, err := waitRecv(r, l.ack, r.waitOn(c.d.kind, c.seq, "ack from", dst))
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package dist
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -90,7 +89,7 @@ func (l *link) count(b int64) {
 
 // waitRecv receives from ch; if nothing is there it sleeps until a value
 // arrives or the world aborts, telling the watchdog what it waits for.
-func waitRecv[V any](r *Rank, ch <-chan V, what func() string) (V, error) {
+func waitRecv[V any](r *Rank, ch <-chan V, what waitInfo) (V, error) {
 	select {
 	case v := <-ch:
 		return v, nil
@@ -109,7 +108,7 @@ func waitRecv[V any](r *Rank, ch <-chan V, what func() string) (V, error) {
 }
 
 // waitSend sends v on ch, sleeping (abortably) while ch is full.
-func waitSend[V any](r *Rank, ch chan<- V, v V, what func() string) error {
+func waitSend[V any](r *Rank, ch chan<- V, v V, what waitInfo) error {
 	w := r.g.w
 	select {
 	case ch <- v:
@@ -127,10 +126,7 @@ func waitSend[V any](r *Rank, ch chan<- V, v V, what func() string) error {
 	}
 }
 
-// describeWait formats what a rank waits for, e.g. "all-reduce #3 (recv from rank 2 of world)".
-func (r *Rank) describeWait(op string, seq int64, dir string, peer int) string {
-	if seq < 0 {
-		return fmt.Sprintf("%s (%s rank %d of %s)", op, dir, peer, r.g.name)
-	}
-	return fmt.Sprintf("%s #%d (%s rank %d of %s)", op, seq, dir, peer, r.g.name)
+// waitOn describes a wait of r on group rank peer (-1: on all ranks).
+func (r *Rank) waitOn(op string, seq int64, dir string, peer int) waitInfo {
+	return waitInfo{op: op, group: r.g.name, seq: seq, dir: dir, peer: peer}
 }

@@ -30,7 +30,7 @@ func Send[T Float](r *Rank, buf []T, dst int) error {
 	m.seq = -1
 	l := r.g.links.get(r.rank, dst)
 	l.count(m.bytes())
-	if err := waitSend(r, l.p2p, m, func() string { return r.describeWait(name, -1, "send to", dst) }); err != nil {
+	if err := waitSend(r, l.p2p, m, r.waitOn(name, -1, "send to", dst)); err != nil {
 		return opError(name, r.rank, err)
 	}
 	return nil
@@ -55,7 +55,7 @@ func Recv[T Float](r *Rank, buf []T, src int) error {
 		return opError(name, r.rank, r.g.w.abortErr())
 	}
 	l := r.g.links.get(src, r.rank)
-	m, err := waitRecv(r, l.p2p, func() string { return r.describeWait(name, -1, "recv from", src) })
+	m, err := waitRecv(r, l.p2p, r.waitOn(name, -1, "recv from", src))
 	if err != nil {
 		return opError(name, r.rank, err)
 	}

@@ -1,11 +1,9 @@
 package dist
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/dlbd/dlbd/dl/dist/internal/reduce"
@@ -13,11 +11,10 @@ import (
 
 // The shared-memory algorithm: the ranks of a local group live in one
 // address space, so nothing has to travel over a link. Once all n buffers
-// are registered, the ranks (whichever goroutines the Go scheduler runs,
-// effectively one worker per core) claim blocks of the buffers with an
-// atomic counter and run the fused kernel on each: load the block of all n
-// buffers, add them in rank order, store the sum back into all n. Main
-// memory sees every byte read once and written once: 2·n·S bytes, the floor
+// are registered, the ranks claim blocks of them with an atomic counter and
+// run the fused kernel on each block: load the block of all n buffers, add
+// them in rank order, store the sum back into all n. Main memory sees every
+// byte read once and written once: 2·n·S bytes, the floor
 // t_min = 2·n·S/B. The ring moves about 5(n-1)·S bytes through memory for
 // the same result (each step reads two chunks and writes one, then the
 // all-gather copies), so on one machine it cannot come close.
@@ -25,155 +22,242 @@ import (
 // It is the in-process analogue of NCCL's NVLS algorithm, where the NVLink
 // switch reads and reduces all GPUs' buffers in one pass.
 //
-// A round has three phases:
-//  1. arrive: register the buffer under the mutex; the n-th arrival makes
-//     the round ready. Waiting ranks spin a little, then sleep (abortable).
-//  2. work: claim blocks until none is left. Nobody blocks here, so the
-//     phase always ends.
-//  3. leave: wait until every rank has left the work loop. So on return no
-//     goroutine touches any buffer of the round, even after an abort.
+// One round, for each rank:
+//  1. arrive: register the buffer under the slot's mutex; the n-th arrival
+//     makes the round ready.
+//  2. work: a rank that sees the round ready claims blocks until none is
+//     left. Nobody blocks inside this loop, so it always ends.
+//  3. wait until every block is finished, then return: from then on nobody
+//     touches the buffers again (a late worker only finds no block left).
+//
+// Per-call cost matters (DDP's buckets are 1–25 MiB), so a rank that waits
+// first polls for a while, yielding the processor (shmSpin), and only then
+// sleeps until the round is done: waking a sleeping thread costs tens of
+// microseconds. A sleeping rank does not help with the blocks; the ranks
+// that are awake do them all, and for a large round the last arrival wakes
+// sleepers to help (shmHelpBytes). With GOMAXPROCS = 1 only one rank can
+// run at a time anyway, so waiting ranks sleep at once and are woken once.
+// The rounds' state lives in two slots reused alternately (round k+2 starts
+// only after every rank has left round k), so a call allocates nothing.
 //
 // Course: "Data Parallelism (DP)".
 
-// shmBlockBytes is the size of one claimed block of each buffer.
-const shmBlockBytes = 64 << 10
+const (
+	// shmBlockBytes is the size of one claimed block of each buffer.
+	shmBlockBytes = 64 << 10
+	// shmSpin is how many times a waiting rank yields (runtime.Gosched)
+	// before it sleeps; one yield takes roughly 0.1–1 µs.
+	shmSpin = 2000
+	// shmHelpBytes: the last arrival wakes sleeping ranks to help when the
+	// round moves at least this many bytes (2·n·S), enough to repay the
+	// wake-up.
+	shmHelpBytes = 16 << 20
+)
 
-// shmSpin is how long a waiting rank polls (yielding the processor) before
-// it sleeps: waking a sleeping thread costs tens of microseconds.
-const shmSpin = 50 * time.Microsecond
+// Round states.
+const (
+	shmCollecting = iota
+	shmReady
+	shmDone
+)
 
-// shmState is a group's shared-memory machinery: the round that is
-// collecting arrivals.
+// shmState is a group's shared-memory machinery.
 type shmState struct {
-	mu  sync.Mutex
-	cur *shmRound // guarded by mu
+	once   sync.Once
+	slots  [2]shmRound
+	rounds []int64         // per group rank: rounds it has entered
+	wake   []chan struct{} // per group rank: cap 1, "look at the slot again"
 }
 
+// shmRound is one round's state, reused every other round.
 type shmRound struct {
-	bufs    any // [][]T, by group rank
-	ptrs    []unsafe.Pointer
-	arrived int  // guarded by shmState.mu
-	isReady bool // guarded by shmState.mu
-	readyF  atomic.Bool
-	ready   chan struct{}
-	next    atomic.Int64 // next unclaimed block
-	exited  atomic.Int32
-	doneF   atomic.Bool
-	done    chan struct{}
-	broke   atomic.Bool // a worker stopped early because of an abort
+	mu        sync.Mutex
+	id        int64 // round the slot holds; guarded by mu
+	arrived   int   // guarded by mu
+	sleepers  []int // group ranks asleep on their wake channel; guarded by mu
+	b32       [][]float32
+	b64       [][]float64
+	ptrs      []unsafe.Pointer
+	nblk      int64
+	state     atomic.Int32
+	next      atomic.Int64 // next unclaimed block
+	completed atomic.Int64 // blocks finished
+	active    atomic.Int32 // ranks inside the work loop
+}
+
+func (s *shmState) init(n int) {
+	s.once.Do(func() {
+		s.rounds = make([]int64, n)
+		s.wake = make([]chan struct{}, n)
+		for i := range s.wake {
+			s.wake[i] = make(chan struct{}, 1)
+		}
+		for i := range s.slots {
+			s.slots[i] = shmRound{id: -1, b32: make([][]float32, n), b64: make([][]float64, n), ptrs: make([]unsafe.Pointer, n)}
+		}
+	})
+}
+
+// bufsOf returns the slot's buffer table for element type T.
+func bufsOf[T Float](rd *shmRound) [][]T {
+	if unsafe.Sizeof(T(0)) == 4 {
+		return *(*[][]T)(unsafe.Pointer(&rd.b32))
+	}
+	return *(*[][]T)(unsafe.Pointer(&rd.b64))
 }
 
 // shmAllReduce reduces buf in place across the group with the fused kernel.
 func shmAllReduce[T Float](c *call, buf []T, op Op) error {
 	r := c.r
-	w, s, n := r.g.w, &r.g.shm, r.Size()
+	w, s, n, me := r.g.w, &r.g.shm, r.Size(), r.rank
+	s.init(n)
+	id := s.rounds[me]
+	s.rounds[me]++
+	rd := &s.slots[id%2]
+	bufs := bufsOf[T](rd)
+	procs := runtime.GOMAXPROCS(0)
 
 	// 1. arrive
-	s.mu.Lock()
+	rd.mu.Lock()
 	if w.isAborted() {
-		s.mu.Unlock()
+		rd.mu.Unlock()
 		return w.abortErr()
 	}
-	rd := s.cur
-	if rd == nil {
-		rd = &shmRound{bufs: make([][]T, n), ptrs: make([]unsafe.Pointer, n), ready: make(chan struct{}), done: make(chan struct{})}
-		s.cur = rd
+	if rd.id != id { // first arrival: every rank has left round id-2
+		rd.id, rd.arrived, rd.sleepers = id, 0, rd.sleepers[:0]
+		rd.next.Store(0)
+		rd.completed.Store(0)
+		rd.state.Store(shmCollecting)
 	}
-	bufs := rd.bufs.([][]T)
-	bufs[r.rank] = buf
+	bufs[me] = buf
 	if len(buf) > 0 {
-		rd.ptrs[r.rank] = unsafe.Pointer(&buf[0])
+		rd.ptrs[me] = unsafe.Pointer(&buf[0])
 	}
 	rd.arrived++
-	if rd.arrived == n {
-		s.cur = nil
-		rd.isReady = true
-		rd.readyF.Store(true)
-		close(rd.ready)
+	last := rd.arrived == n
+	if last {
+		blk := shmBlockBytes / int(unsafe.Sizeof(T(0)))
+		rd.nblk = int64((len(buf) + blk - 1) / blk)
+		if n == 1 {
+			rd.nblk = 0 // sum and mean of one buffer are the buffer
+		}
+		rd.state.Store(shmReady)
+		if procs > 1 && 2*int64(n)*bytesOf(buf) >= shmHelpBytes {
+			rd.wakeLocked(s, procs-1)
+		}
 	}
-	s.mu.Unlock()
+	rd.mu.Unlock()
 	w.events.Add(1)
-	if !spinUntil(&rd.readyF) {
-		w.block(r.state.world, func() string { return shmWait(r, c.seq, "the other ranks to arrive") })
+
+	if last && rd.nblk == 0 {
+		shmFinish(c, rd, bytesOf(buf))
+	}
+
+	// 2. work, unless we would have to sleep until the round is ready
+	if last || (procs > 1 && spin(rd, shmReady)) {
+		shmWork(c, rd, bufs, op)
+	}
+	// 3. wait for the last block
+	return shmWaitDone(c, rd, bufs, op, procs)
+}
+
+// shmWork claims blocks until none is left (or the world aborts); the rank
+// that completes the last block finishes the round.
+func shmWork[T Float](c *call, rd *shmRound, bufs [][]T, op Op) {
+	w, n := c.r.g.w, c.r.Size()
+	kop, div := op.kernel(n)
+	blk := shmBlockBytes / int(unsafe.Sizeof(T(0)))
+	l := len(bufs[c.r.rank])
+	rd.active.Add(1)
+	defer rd.active.Add(-1)
+	for !w.isAborted() { // checked after active.Add: see shmWaitDone
+		b := rd.next.Add(1) - 1
+		if b >= rd.nblk {
+			return
+		}
+		off := int(b) * blk
+		reduce.Fused(bufs, rd.ptrs, off, min(blk, l-off), kop, T(div))
+		if rd.completed.Add(1) == rd.nblk {
+			shmFinish(c, rd, int64(l)*int64(unsafe.Sizeof(T(0))))
+		}
+	}
+}
+
+// shmFinish marks the round done, wakes the sleepers and records it.
+func shmFinish(c *call, rd *shmRound, bytes int64) {
+	n := c.r.Size()
+	rd.mu.Lock()
+	rd.state.Store(shmDone)
+	rd.wakeLocked(&c.r.g.shm, n)
+	rd.mu.Unlock()
+	c.r.g.log.add(Record{Seq: c.seq, Collective: "all-reduce", Algorithm: SharedMemory, Ranks: n,
+		Bytes: bytes, Steps: 1, MemoryBytes: 2 * int64(n) * bytes})
+}
+
+// wakeLocked wakes up to k sleepers (rd.mu held).
+func (rd *shmRound) wakeLocked(s *shmState, k int) {
+	for k > 0 && len(rd.sleepers) > 0 {
+		q := rd.sleepers[len(rd.sleepers)-1]
+		rd.sleepers = rd.sleepers[:len(rd.sleepers)-1]
 		select {
-		case <-rd.ready:
+		case s.wake[q] <- struct{}{}:
+		default: // a token is already pending
+		}
+		k--
+	}
+}
+
+// shmWaitDone returns once every block is finished. A rank woken to help
+// works first. After an abort it returns once no rank is inside the work
+// loop, so that nobody touches the buffers after their owners returned (a
+// worker checks the abort after announcing itself in active, so either we
+// see it there or it sees the abort before touching anything).
+func shmWaitDone[T Float](c *call, rd *shmRound, bufs [][]T, op Op, procs int) error {
+	r := c.r
+	w, s, me := r.g.w, &r.g.shm, r.rank
+	for rd.state.Load() != shmDone {
+		if procs > 1 && spin(rd, shmDone) {
+			break
+		}
+		rd.mu.Lock()
+		if rd.state.Load() == shmDone {
+			rd.mu.Unlock()
+			break
+		}
+		rd.sleepers = append(rd.sleepers, me)
+		rd.mu.Unlock()
+		w.block(r.state.world, r.waitOn("all-reduce", c.seq, "shared-memory: waiting for the other ranks", -1))
+		select {
+		case <-s.wake[me]:
+			w.unblock(r.state.world)
+			if rd.state.Load() == shmReady {
+				shmWork(c, rd, bufs, op) // woken to help
+			}
 		case <-w.aborted:
-			s.mu.Lock()
-			if !rd.isReady { // the round can never start: withdraw
-				bufs[r.rank], rd.ptrs[r.rank] = nil, nil
-				rd.arrived--
-				s.mu.Unlock()
-				w.unblock(r.state.world)
+			w.unblock(r.state.world)
+			for rd.active.Load() > 0 {
+				runtime.Gosched()
+			}
+			if rd.state.Load() != shmDone {
 				return w.abortErr()
 			}
-			s.mu.Unlock() // it started: we must take part in the exit count
 		}
-		w.unblock(r.state.world)
-	}
-
-	// 2. work
-	if n > 1 && len(buf) > 0 {
-		kop, div := op.kernel(n)
-		blk := shmBlockBytes / int(unsafe.Sizeof(T(0)))
-		nblk := int64((len(buf) + blk - 1) / blk)
-		for {
-			if w.isAborted() {
-				rd.broke.Store(true)
-				break
-			}
-			b := rd.next.Add(1) - 1
-			if b >= nblk {
-				break
-			}
-			off := int(b) * blk
-			reduce.Fused(bufs, rd.ptrs, off, min(blk, len(buf)-off), kop, T(div))
-		}
-	}
-
-	// 3. leave
-	if int(rd.exited.Add(1)) == n {
-		rd.doneF.Store(true)
-		close(rd.done)
-		r.g.log.add(Record{Seq: c.seq, Collective: "all-reduce", Algorithm: SharedMemory, Ranks: n,
-			Bytes: bytesOf(buf), Steps: 1, MemoryBytes: 2 * int64(n) * bytesOf(buf)})
-	} else if !spinUntil(&rd.doneF) {
-		w.block(r.state.world, func() string { return shmWait(r, c.seq, "the other ranks to finish their blocks") })
-		<-rd.done // not abortable: the others are in the work loop, which always ends
-		w.unblock(r.state.world)
 	}
 	w.events.Add(1)
-	if rd.broke.Load() {
-		return w.abortErr()
-	}
 	return nil
 }
 
-// spinUntil polls f for up to shmSpin, yielding the processor between
-// polls, and reports whether f became true. With one P the ranks we wait
-// for run only when we yield, and sleeping yields as well, so it gives up
-// at once.
-func spinUntil(f *atomic.Bool) bool {
-	if f.Load() {
-		return true
-	}
-	if runtime.GOMAXPROCS(0) == 1 {
-		return false
-	}
-	deadline := time.Now().Add(shmSpin)
-	for i := 0; ; i++ {
-		runtime.Gosched()
-		if f.Load() {
+// spin yields the processor up to shmSpin times while the round's state is
+// below want and reports whether it got there.
+func spin(rd *shmRound, want int32) bool {
+	for i := 0; i < shmSpin; i++ {
+		if rd.state.Load() >= want {
 			return true
 		}
-		if i&15 == 15 && time.Now().After(deadline) {
-			return false
-		}
+		runtime.Gosched()
 	}
+	return rd.state.Load() >= want
 }
 
 // bytesOf returns the size of buf in bytes.
 func bytesOf[T Float](buf []T) int64 { return int64(len(buf)) * int64(unsafe.Sizeof(T(0))) }
-
-func shmWait(r *Rank, seq int64, what string) string {
-	return fmt.Sprintf("all-reduce #%d of %s (shared-memory: waiting for %s)", seq, r.g.name, what)
-}

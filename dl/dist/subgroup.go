@@ -68,9 +68,7 @@ func (r *Rank) split(color, key int, prefix string) (*Rank, error) {
 		}
 		sr.result = g.buildSplit(sr.colors, sr.keys, prefix)
 		close(sr.ready)
-	} else if _, err := waitRecv(r, sr.ready, func() string {
-		return fmt.Sprintf("split #%d of %s (waiting for the other ranks)", c.seq, g.name)
-	}); err != nil {
+	} else if _, err := waitRecv(r, sr.ready, r.waitOn(name, c.seq, "waiting for the other ranks", -1)); err != nil {
 		return nil, c.fail(err)
 	}
 	return sr.result[r.rank], nil

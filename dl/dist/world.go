@@ -28,8 +28,36 @@ type world struct {
 
 // waitSlot says what one rank waits for, for the deadlock message.
 type waitSlot struct {
-	what  atomic.Pointer[string]
+	mu    sync.Mutex
+	what  waitInfo
 	since atomic.Int64 // UnixNano when the wait began; 0 when not waiting
+}
+
+// waitInfo describes a wait; it is formatted only if a deadlock or a
+// timeout is reported, so that blocking costs no formatting.
+type waitInfo struct {
+	op    string // "all-reduce", "recv", ...
+	group string
+	seq   int64  // collective number; -1 for point-to-point
+	dir   string // "recv from", "send to", "ack from", or a shared-memory phase
+	peer  int    // group rank; -1 when the wait is on all ranks
+}
+
+func (wi waitInfo) String() string {
+	s := wi.op
+	if wi.seq >= 0 {
+		s += fmt.Sprintf(" #%d", wi.seq)
+	}
+	if wi.peer < 0 {
+		return fmt.Sprintf("%s of %s (%s)", s, wi.group, wi.dir)
+	}
+	return fmt.Sprintf("%s (%s rank %d of %s)", s, wi.dir, wi.peer, wi.group)
+}
+
+func (s *waitSlot) info() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.what.String()
 }
 
 func newWorld(n int, timeout time.Duration) *world {
@@ -62,10 +90,11 @@ func (w *world) abortErr() error {
 }
 
 // block and unblock bracket every wait that may sleep.
-func (w *world) block(rank int, what func() string) {
+func (w *world) block(rank int, what waitInfo) {
 	s := &w.waits[rank]
-	str := what()
-	s.what.Store(&str)
+	s.mu.Lock()
+	s.what = what
+	s.mu.Unlock()
 	s.since.Store(time.Now().UnixNano())
 	w.blocked.Add(1)
 }
@@ -99,7 +128,7 @@ func (w *world) watchdog(stop <-chan struct{}, interval time.Duration) {
 			now := time.Now().UnixNano()
 			for r := range w.waits {
 				if since := w.waits[r].since.Load(); since != 0 && time.Duration(now-since) > w.timeout {
-					w.abort(fmt.Errorf("%w: rank %d waited %v (Config.Timeout) in %s", ErrTimeout, r, w.timeout, *w.waits[r].what.Load()))
+					w.abort(fmt.Errorf("%w: rank %d waited %v (Config.Timeout) in %s", ErrTimeout, r, w.timeout, w.waits[r].info()))
 					return
 				}
 			}
@@ -123,7 +152,7 @@ func (w *world) describe() string {
 	var parts []string
 	for r := range w.waits {
 		if w.waits[r].since.Load() != 0 {
-			parts = append(parts, fmt.Sprintf("rank %d waits in %s", r, *w.waits[r].what.Load()))
+			parts = append(parts, fmt.Sprintf("rank %d waits in %s", r, w.waits[r].info()))
 		} else {
 			parts = append(parts, fmt.Sprintf("rank %d has returned", r))
 		}

@@ -155,3 +155,14 @@ func HasAVX512() bool { return hasAVX512 }
 // stripe is the number of elements of each buffer the assembly kernels
 // handle per iteration: 256 bytes, four 64-byte ZMM registers.
 func stripe[T Float]() int { return 256 / int(unsafe.Sizeof(T(0))) }
+
+// FlushCache evicts x from every cache level (writing dirty lines back) and
+// reports whether it could; benchmarks use it to time calls on data that is
+// in main memory only.
+func FlushCache[T Float](x []T) bool {
+	if !haveFlush || len(x) == 0 {
+		return false
+	}
+	flushAsm(unsafe.Pointer(&x[0]), len(x)*int(unsafe.Sizeof(x[0])))
+	return true
+}

@@ -57,3 +57,15 @@ func add32AVX512(dst, src unsafe.Pointer, cnt int, div float32)
 //
 //go:noescape
 func add64AVX512(dst, src unsafe.Pointer, cnt int, div float64)
+
+// haveFlush reports CLFLUSHOPT (CPUID leaf 7, EBX bit 23), which
+// golang.org/x/sys/cpu does not expose.
+var haveFlush = cpuid7ebx()&(1<<23) != 0
+
+// cpuid7ebx returns EBX of CPUID leaf 7, sub-leaf 0.
+func cpuid7ebx() uint32
+
+// flushAsm evicts [p, p+n) from every cache level with CLFLUSHOPT.
+//
+//go:noescape
+func flushAsm(p unsafe.Pointer, n int)

@@ -243,3 +243,32 @@ add64AVX512_store:
 add64AVX512_done:
 	VZEROUPPER
 	RET
+
+// func flushAsm(p unsafe.Pointer, n int)
+//
+// CLFLUSHOPT every 64-byte line of [p, p+n): the line leaves every cache
+// level (written back first if dirty). SFENCE orders the flushes.
+TEXT ·flushAsm(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), BX
+	ADDQ SI, BX
+	ANDQ $-64, SI
+
+flush_loop:
+	CMPQ SI, BX
+	JAE  flush_done
+	CLFLUSHOPT (SI)
+	ADDQ $64, SI
+	JMP  flush_loop
+
+flush_done:
+	SFENCE
+	RET
+
+// func cpuid7ebx() uint32
+TEXT ·cpuid7ebx(SB), NOSPLIT, $0-4
+	MOVL $7, AX
+	MOVL $0, CX
+	CPUID
+	MOVL BX, ret+0(FP)
+	RET

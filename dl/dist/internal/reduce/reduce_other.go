@@ -14,3 +14,7 @@ func fusedAsm[T Float](ptrs []unsafe.Pointer, off, cnt int, div T) {
 func addAsm[T Float](dst, src unsafe.Pointer, cnt int, div T) {
 	panic("reduce: no assembly kernels in this build")
 }
+
+const haveFlush = false
+
+func flushAsm(p unsafe.Pointer, n int) { panic("reduce: no assembly kernels in this build") }

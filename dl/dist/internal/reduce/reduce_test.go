@@ -138,3 +138,12 @@ func TestDouble(t *testing.T) {
 	}
 	t.Logf("AVX-512 kernels: %v", HasAVX512())
 }
+
+func TestFlushCache(t *testing.T) {
+	x := []float64{1, 2, 3}
+	ok := FlushCache(x)
+	if x[0] != 1 || x[2] != 3 {
+		t.Fatal("FlushCache changed the data")
+	}
+	t.Logf("FlushCache available: %v", ok)
+}
