@@ -99,20 +99,32 @@ func release(ws []*worker) {
 	}
 }
 
-// parallel runs fn(0), ..., fn(nt-1) concurrently, fn(0) on the calling
-// goroutine and the others on pool workers, and returns when all are done.
+// parallel runs fn(0) on the calling goroutine and fn(1), ..., fn(nt-1)
+// on pool workers, and returns when all have returned.  A worker that has
+// not started by the time fn(0) returns does not run its fn at all: fn
+// must be written so that any subset of 0..nt-1 that includes 0 does the
+// whole work (job.run is: its goroutines take work from shared counters).
 func parallel(nt int, fn func(t int)) {
 	ws := acquire(nt - 1)
 	var wg sync.WaitGroup
 	wg.Add(nt - 1)
+	tasks := make([]*func(), len(ws))
 	for i, w := range ws {
 		t := func() {
 			defer wg.Done()
 			fn(i + 1)
 		}
+		tasks[i] = &t
 		w.submit(&t)
 	}
 	fn(0)
+	// A worker that has not picked its task up yet would find no work
+	// left: take the task back instead of waiting for it to wake up.
+	for i, w := range ws {
+		if w.task.CompareAndSwap(tasks[i], nil) {
+			wg.Done()
+		}
+	}
 	wg.Wait()
 	release(ws)
 }

@@ -12,7 +12,7 @@ import (
 // per 4 KiB here).  The cost is that one workspace per concurrently running
 // worker stays allocated for the life of the process.
 type workspace[T Float] struct {
-	a, b []T // packed A block (MC x KC) and B panel (KC x NC)
+	a, b []T // packed A chunk (rows x KC) and B block (KC x NC)
 	tile []T // MR x NR scratch for edge tiles
 }
 
@@ -34,9 +34,9 @@ func poolFor[T Float]() *pool {
 	return p.(*pool)
 }
 
-// getWorkspace returns a workspace whose buffers fit the kernel's blocking,
-// with a B panel of KC x ncMax.
-func getWorkspace[T Float](mk *MicroKernel[T], ncMax int) *workspace[T] {
+// getWorkspace returns a workspace for packing rows x KC of A and
+// KC x ncMax of B.
+func getWorkspace[T Float](mk *MicroKernel[T], rows, ncMax int) *workspace[T] {
 	pl := poolFor[T]()
 	pl.mu.Lock()
 	var ws *workspace[T]
@@ -47,7 +47,7 @@ func getWorkspace[T Float](mk *MicroKernel[T], ncMax int) *workspace[T] {
 		ws = new(workspace[T])
 	}
 	pl.mu.Unlock()
-	ws.a = aligned(ws.a, mk.MC*mk.KC)
+	ws.a = aligned(ws.a, rows*mk.KC)
 	ws.b = aligned(ws.b, mk.KC*ncMax)
 	ws.tile = aligned(ws.tile, mk.MR*mk.NR)
 	return ws

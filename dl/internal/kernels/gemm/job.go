@@ -1,0 +1,112 @@
+package gemm
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// job is one Blocked call shared by its goroutines.  The (jc, pc) blocks
+// are done in order; within a block every goroutine first takes groups of
+// B micro-panels to pack into the shared buffer b, waits until all are
+// packed, then takes chunks of C (rows x columns) until none are left, and
+// waits until all chunks are done before the next block overwrites b.
+// The waits are what keeps K blocks of the same C element in order (the
+// first applies beta, the later ones add).
+type job[T Float] struct {
+	mk *MicroKernel[T]
+	p  *Args[T]
+	nt int
+	b  []T // packed B block, KC x NC, shared
+
+	chunkRows int // rows of C per chunk (a multiple of MR)
+	chunksM   int // chunks along M
+	partsN    int // chunks along N of a block: 1 unless M is short
+
+	blocks []blockState
+}
+
+// blockState holds the counters of one (jc, pc) block.
+type blockState struct {
+	nextB, doneB atomic.Int32 // groups of B micro-panels: handed out, packed
+	nextC, doneC atomic.Int32 // chunks of C: handed out, computed
+	_            [48]byte     // keep blocks on separate cache lines
+}
+
+// bGroup is how many B micro-panels one goroutine packs per turn.
+const bGroup = 4
+
+func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
+	j := &job[T]{mk: mk, p: p}
+	tilesM, tilesN := ceilDiv(p.M, mk.MR), ceilDiv(min(p.N, mk.NC), mk.NR)
+	j.nt = max(1, min(nt, tilesM*tilesN))
+	// About 4 chunks per goroutine keeps the last one short, and a chunk
+	// of at most MC rows keeps its packed A in L2.
+	tilesPer := max(1, min(ceilDiv(tilesM, 4*j.nt), mk.MC/mk.MR))
+	j.chunkRows = tilesPer * mk.MR
+	j.chunksM = ceilDiv(tilesM, tilesPer)
+	j.partsN = 1
+	if j.chunksM < 2*j.nt { // few rows (e.g. dW = dYᵀX with 10 outputs): split N too
+		j.partsN = min(tilesN, ceilDiv(4*j.nt, j.chunksM))
+	}
+	j.blocks = make([]blockState, ceilDiv(p.N, mk.NC)*ceilDiv(p.K, mk.KC))
+	return j
+}
+
+// run is one goroutine's part of the job; ws is its workspace.
+func (j *job[T]) run(ws *workspace[T]) {
+	mk, p := j.mk, j.p
+	bi := 0
+	for jc := 0; jc < p.N; jc += mk.NC {
+		nc := min(mk.NC, p.N-jc)
+		panels := ceilDiv(nc, mk.NR)
+		groups := int32(ceilDiv(panels, bGroup))
+		for pc := 0; pc < p.K; pc += mk.KC {
+			kc := min(mk.KC, p.K-pc)
+			blk := &j.blocks[bi]
+			bi++
+			for g := blk.nextB.Add(1) - 1; g < groups; g = blk.nextB.Add(1) - 1 {
+				q0 := int(g) * bGroup
+				q1 := min(q0+bGroup, panels)
+				cols := min(q1*mk.NR, nc) - q0*mk.NR
+				mk.packB(j.b[q0*mk.NR*kc:q1*mk.NR*kc], p, pc, jc+q0*mk.NR, kc, cols)
+				blk.doneB.Add(1)
+			}
+			wait(&blk.doneB, groups)
+			// The first K block applies the caller's beta; later ones add.
+			beta := T(1)
+			if pc == 0 {
+				beta = p.Beta
+			}
+			chunks := int32(j.chunksM * j.partsN)
+			for c := blk.nextC.Add(1) - 1; c < chunks; c = blk.nextC.Add(1) - 1 {
+				j.chunk(ws, int(c), jc, nc, pc, kc, panels, beta)
+				blk.doneC.Add(1)
+			}
+			wait(&blk.doneC, chunks)
+		}
+	}
+}
+
+// chunk computes chunk c of block (jc, pc): its rows of A are packed into
+// the goroutine's own buffer, its columns are a range of B micro-panels.
+func (j *job[T]) chunk(ws *workspace[T], c, jc, nc, pc, kc, panels int, beta T) {
+	mk, p := j.mk, j.p
+	cm, cn := c/j.partsN, c%j.partsN
+	i0 := cm * j.chunkRows
+	mc := min(j.chunkRows, p.M-i0)
+	q0, q1 := panels*cn/j.partsN, panels*(cn+1)/j.partsN
+	n0, n1 := q0*mk.NR, min(q1*mk.NR, nc)
+	mk.packA(ws.a, p, i0, pc, mc, kc)
+	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta)
+}
+
+// wait spins until *v reaches n.  It is only ever waiting for work that
+// another goroutine is doing right now (a chunk, a B group), so it spins,
+// yielding the P now and then to other goroutines.
+func wait(v *atomic.Int32, n int32) {
+	for i := 0; v.Load() < n; i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
