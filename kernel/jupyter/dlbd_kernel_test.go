@@ -94,13 +94,7 @@ gonbui.UpdateHTML(id, "<b>dos</b>")`
 	if err != nil {
 		t.Fatalf("Execute(gonbui): %v", err)
 	}
-	var types []string
-	for _, m := range second.Outputs {
-		types = append(types, m.Header.MsgType)
-	}
-	if strings.Join(types, ",") != "display_data,update_display_data" {
-		t.Errorf("output types = %v; want [display_data update_display_data]", types)
-	}
+	checkDisplayUpdate(t, second)
 	if second.Reply.ExecutionCount != first.Reply.ExecutionCount+1 {
 		t.Errorf("execution_count %d then %d; want consecutive", first.Reply.ExecutionCount, second.Reply.ExecutionCount)
 	}
@@ -153,29 +147,30 @@ func TestDLBDCellErrors(t *testing.T) {
 
 func TestDLBDInterrupt(t *testing.T) {
 	c := startDLBD(t)
-	started := make(chan struct{})
+	printed := make(chan struct{})
 	type result struct {
 		ex  *Execution
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		ex, err := c.Execute(ctxFor(t, 3*time.Minute), "%%\nfmt.Println(\"bucle\")\nfor {}")
+		// Interrupt once the cell's process runs (it has printed), not
+		// while it compiles.
+		req := ExecuteRequest{Code: "%%\nfmt.Println(\"bucle\")\nfor {}", StoreHistory: true}
+		seen := false // onOutput runs on this goroutine
+		ex, err := c.ExecuteWith(ctxFor(t, 3*time.Minute), req, func(m *Message) {
+			if m.Header.MsgType == "stream" && !seen {
+				seen = true
+				close(printed)
+			}
+		})
 		done <- result{ex, err}
 	}()
-	// Interrupt once the cell's process runs (it has printed), not while
-	// it compiles.
-	go func() {
-		defer close(started)
-		for i := 0; i < 1200; i++ {
-			if hasCellProcess(c) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	<-started
-	time.Sleep(500 * time.Millisecond)
+	select {
+	case <-printed:
+	case r := <-done:
+		t.Fatalf("the looping cell ended by itself: %v", r.err)
+	}
 	t0 := time.Now()
 	if err := c.Interrupt(ctxFor(t, 10*time.Second)); err != nil {
 		t.Fatalf("Interrupt: %v", err)

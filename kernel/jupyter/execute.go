@@ -10,20 +10,23 @@ import (
 // store_history true, allow_stdin false, stop_on_error true and no user
 // expressions. See [Client.ExecuteWith].
 func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
-	return c.ExecuteWith(ctx, ExecuteRequest{Code: code, StoreHistory: true, StopOnError: true})
+	return c.ExecuteWith(ctx, ExecuteRequest{Code: code, StoreHistory: true, StopOnError: true}, nil)
 }
 
 // ExecuteWith sends req on shell and collects, until both the execute_reply
 // and the IOPub status "idle" for the request have arrived, every output
 // message the kernel publishes for it (stream, display_data,
 // update_display_data, execute_result, error, clear_output). An
-// input_request on stdin is answered with an empty line.
+// input_request on stdin is answered with an empty line. When onOutput is
+// not nil it is called with each output message as soon as it arrives, on
+// the caller's goroutine (to show progress, or to act once a cell has
+// printed something).
 //
 // The Execution is returned even on error, with what arrived so far. The
 // error is a *[CellError] when the kernel replied with a status other than
 // "ok" (the cell failed), and another error when no complete answer came:
 // ctx ended, the client was closed or the kernel exited.
-func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest) (*Execution, error) {
+func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest, onOutput func(*Message)) (*Execution, error) {
 	if req.UserExpressions == nil {
 		req.UserExpressions = map[string]string{}
 	}
@@ -58,6 +61,9 @@ func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest) (*Executio
 			idle = idle || st.ExecutionState == "idle"
 		case r.Channel == IOPub && outputTypes[r.Header.MsgType]:
 			ex.Outputs = append(ex.Outputs, r)
+			if onOutput != nil {
+				onOutput(r)
+			}
 		case r.Channel == Stdin && r.Header.MsgType == "input_request":
 			if err := c.answerInput(ctx, r); err != nil {
 				return ex, err

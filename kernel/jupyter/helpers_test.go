@@ -3,9 +3,11 @@ package jupyter
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +127,26 @@ func wireReply(t *testing.T, m *Message) wire.Parts {
 		ParentHeader: parent,
 		Metadata:     []byte(`{}`),
 		Content:      []byte(`{"status":"ok","protocol_version":"5.4"}`),
+	}
+}
+
+// checkDisplayUpdate checks that ex published one display_data and one
+// update_display_data for the same display_id, in that order.
+func checkDisplayUpdate(t *testing.T, ex *Execution) {
+	t.Helper()
+	var types, ids []string
+	for _, m := range ex.Outputs {
+		var d DisplayData
+		if err := m.DecodeContent(&d); err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, m.Header.MsgType)
+		ids = append(ids, fmt.Sprint(d.Transient["display_id"]))
+	}
+	if strings.Join(types, ",") != "display_data,update_display_data" {
+		t.Fatalf("output types = %v; want [display_data update_display_data]", types)
+	}
+	if ids[0] != ids[1] || ids[0] == "<nil>" {
+		t.Errorf("display_ids = %v; want the update to name the displayed id", ids)
 	}
 }

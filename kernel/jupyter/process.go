@@ -23,6 +23,9 @@ type process struct {
 	err  error         // cmd.Wait's result; read only after done is closed
 	out  *tail         // last bytes of the kernel's stdout and stderr
 	read *os.File      // read end of the output pipe
+	// copied is closed when the output pipe reached EOF (every writer,
+	// the kernel and its children, closed it) or was closed by us.
+	copied chan struct{}
 }
 
 // startProcess starts argv with env in dir. The kernel's stdout and stderr
@@ -46,14 +49,18 @@ func startProcess(argv, env []string, dir string, extra io.Writer) (*process, er
 		return nil, fmt.Errorf("jupyter: start kernel %q: %w", argv[0], err)
 	}
 	w.Close() // the kernel holds its own copy
-	p := &process{cmd: cmd, pgid: cmd.Process.Pid, done: make(chan struct{}), out: newTail(64 << 10), read: r}
+	p := &process{cmd: cmd, pgid: cmd.Process.Pid, done: make(chan struct{}), out: newTail(64 << 10), read: r,
+		copied: make(chan struct{})}
 	dst := io.Writer(p.out)
 	if extra != nil {
 		dst = io.MultiWriter(p.out, extra)
 	}
 	// This goroutine ends at EOF, when the last holder of the pipe's write
 	// end exits, or when stop closes r.
-	go io.Copy(dst, r)
+	go func() {
+		io.Copy(dst, r)
+		close(p.copied)
+	}()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
@@ -75,8 +82,14 @@ func (p *process) exited() bool {
 }
 
 // exitError describes how the kernel ended, with the last 2000 bytes of
-// its output.
+// its output. Call it after done is closed.
 func (p *process) exitError() error {
+	// The kernel's last words may still be in the pipe when Wait returns:
+	// wait for EOF, but not for long, since a child may keep the pipe open.
+	select {
+	case <-p.copied:
+	case <-time.After(500 * time.Millisecond):
+	}
 	state := "exited"
 	if p.err != nil {
 		state = p.err.Error()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 	"time"
 )
@@ -69,13 +68,7 @@ h.update(HTML("<b>dos</b>"))`
 	if err != nil {
 		t.Fatalf("Execute(display): %v", err)
 	}
-	var types []string
-	for _, m := range second.Outputs {
-		types = append(types, m.Header.MsgType)
-	}
-	if strings.Join(types, ",") != "display_data,update_display_data" {
-		t.Errorf("output types = %v; want [display_data update_display_data]", types)
-	}
+	checkDisplayUpdate(t, second)
 	if second.Reply.ExecutionCount != first.Reply.ExecutionCount+1 {
 		t.Errorf("execution_count %d then %d; want consecutive", first.Reply.ExecutionCount, second.Reply.ExecutionCount)
 	}

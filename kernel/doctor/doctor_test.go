@@ -1,0 +1,138 @@
+package doctor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// missing skips, or fails when DLBD_REQUIRE_KERNEL=1 (`make test`).
+func missing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("DLBD_REQUIRE_KERNEL") == "1" {
+		t.Fatalf("DLBD_REQUIRE_KERNEL=1 but "+format, args...)
+	}
+	t.Skipf(format+" (set DLBD_REQUIRE_KERNEL=1 to make this a failure)", args...)
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// writeSpec writes <dir>/kernels/<name>/kernel.json and returns dir.
+func writeSpec(t *testing.T, name, json string) string {
+	t.Helper()
+	dir := t.TempDir()
+	kdir := filepath.Join(dir, "kernels", name)
+	if err := os.MkdirAll(kdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(kdir, "kernel.json"), []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRunKernelspecMissing(t *testing.T) {
+	var progress strings.Builder
+	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{t.TempDir()}, Progress: &progress})
+	if err == nil || !strings.Contains(err.Error(), "8 of 8 checks failed") {
+		t.Fatalf("Run = %v; want all 8 checks failed", err)
+	}
+	first := r.Checks[0]
+	if first.Name != CheckKernelspec || first.OK || !strings.Contains(first.Detail, "kernels/dlbd/kernel.json") ||
+		!strings.Contains(first.Fix, "run `make kernel` in /repo") || !strings.Contains(first.Fix, "JUPYTER_PATH=/repo/.jupyter") {
+		t.Errorf("first check = %+v; want the missing kernelspec and `make kernel` advice", first)
+	}
+	for _, c := range r.Checks[1:] {
+		if !c.Skipped || !strings.Contains(c.Detail, `needs "kernelspec"`) {
+			t.Errorf("check %+v; want skipped because the kernelspec failed", c)
+		}
+	}
+	if !strings.HasPrefix(progress.String(), "✗ kernelspec: ") || strings.Count(progress.String(), "✗") != 8 {
+		t.Errorf("progress output:\n%s\nwant eight ✗ lines starting with the kernelspec", progress.String())
+	}
+}
+
+func TestRunProgramMissing(t *testing.T) {
+	dir := writeSpec(t, "dlbd", `{"argv": ["/nonexistent/bin/dlbd", "launch", "{connection_file}"]}`)
+	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}})
+	if err == nil || r.Checks[0].OK || !strings.Contains(r.Checks[0].Detail, "/nonexistent/bin/dlbd") ||
+		!strings.Contains(r.Checks[0].Fix, "make kernel") {
+		t.Errorf("Run = %v, first check %+v; want the missing program named and `make kernel` advice", err, r.Checks[0])
+	}
+}
+
+func TestRunKernelExits(t *testing.T) {
+	dir := writeSpec(t, "dlbd", `{"argv": ["/bin/sh", "-c", "echo cannot find go >&2; exit 1"]}`)
+	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}})
+	if err == nil {
+		t.Fatal("Run = nil error; want a failure")
+	}
+	start := r.Checks[1]
+	if start.Name != CheckStart || start.OK || !strings.Contains(start.Detail, "cannot find go") || !strings.Contains(start.Fix, "go version") {
+		t.Errorf("start check = %+v; want the kernel's output and advice", start)
+	}
+	if len(r.Checks) != 8 || !r.Checks[7].Skipped {
+		t.Errorf("checks = %+v; want 8 with the later ones skipped", r.Checks)
+	}
+}
+
+func TestRunWrongLanguage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Python kernel: skipped with -short")
+	}
+	py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
+	if _, err := os.Stat(py); err != nil {
+		missing(t, "no Python at %s (run `make kernel`)", py)
+	}
+	dir := writeSpec(t, "dlbd", `{"argv": ["`+py+`", "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}`)
+	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}, CellTimeout: time.Minute})
+	if err == nil {
+		t.Fatal("Run(python kernel) = nil error; want the language check to fail")
+	}
+	byName := map[string]Check{}
+	for _, c := range r.Checks {
+		byName[c.Name] = c
+	}
+	info := byName[CheckKernelInfo]
+	if info.OK || !strings.Contains(info.Detail, `language "python", want go`) || !strings.Contains(info.Fix, "make kernel") {
+		t.Errorf("kernel info check = %+v; want the wrong language named", info)
+	}
+	for _, name := range []string{CheckStart, CheckHeartbeat, CheckShutdown} {
+		if !byName[name].OK {
+			t.Errorf("check %s = %+v; want it to pass on ipykernel", name, byName[name])
+		}
+	}
+	if !byName[CheckCell].Skipped {
+		t.Errorf("trivial cell check = %+v; want skipped", byName[CheckCell])
+	}
+}
+
+func TestRunDLBD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the dlbd kernel and compiles cells: skipped with -short")
+	}
+	root := repoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, ".jupyter", "kernels", "dlbd", "kernel.json")); err != nil {
+		missing(t, "no dlbd kernelspec in %s/.jupyter (run `make kernel`)", root)
+	}
+	r, err := Run(context.Background(), Options{RepoDir: root, Runs: 2})
+	var sb strings.Builder
+	r.WriteTo(&sb)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, sb.String())
+	}
+	t.Logf("report:\n%s", sb.String())
+	if len(r.Checks) != 8 || !strings.Contains(r.Checks[5].Detail, "github.com/dlbd/dlbd/kernel") {
+		t.Errorf("report has %d checks, import cell %q; want 8 and the kernel package imported", len(r.Checks), r.Checks[5].Detail)
+	}
+}
