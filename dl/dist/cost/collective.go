@@ -28,7 +28,7 @@ type Estimate struct {
 	// TotalBytes is the bytes all links carry together.
 	TotalBytes float64
 	Seconds    float64
-	Formula     string // the formula with its values, for display
+	Formula    string // the formula with its values, for display
 }
 
 // Time returns the estimate as a time.Duration.
