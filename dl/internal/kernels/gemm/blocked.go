@@ -28,6 +28,10 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 	if 2*p.M*p.N*p.K < minParallelFlops {
 		nt = 1
 	}
+	if 2*p.N <= mk.NR && p.M >= 2*mk.MR {
+		transposed(mk, nt, p)
+		return
+	}
 	j := newJob(mk, p, nt)
 	ws := make([]*workspace[T], j.nt)
 	for t := range ws {
@@ -46,6 +50,26 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 	for _, w := range ws {
 		putWorkspace(w)
 	}
+}
+
+// transposed computes a product with few columns (n <= NR/2, e.g. the
+// logits y = x·Wᵀ of a 10-class layer) as Cᵀ = op(B)ᵀ·op(A)ᵀ into a
+// scratch buffer, then adds its transpose into C: tiles of NR=32 columns
+// would be mostly padding (10 of 32 columns used), tiles of MR=14 rows
+// are not (10 of 14).
+func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
+	ws := getWorkspace(mk, 0, 0)
+	ws.t = aligned(ws.t, p.N*p.M)
+	q := Args[T]{Op: p.Op, TransA: !p.TransB, TransB: !p.TransA, M: p.N, N: p.M, K: p.K,
+		Alpha: p.Alpha, A: p.B, LDA: p.LDB, B: p.A, LDB: p.LDA, Beta: 0, C: ws.t, LDC: p.M}
+	Blocked(mk, nt, &q)
+	for i := 0; i < p.M; i++ {
+		crow := p.C[i*p.LDC:][:p.N]
+		for j := range crow {
+			crow[j] = update(ws.t[j*p.M+i], crow[j], 1, p.Beta)
+		}
+	}
+	putWorkspace(ws)
 }
 
 // macroKernel runs the micro-kernel over rows [ic, ic+mc) and columns

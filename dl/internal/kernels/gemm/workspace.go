@@ -14,6 +14,7 @@ import (
 type workspace[T Float] struct {
 	a, b []T // packed A chunk (rows x KC) and B block (KC x NC)
 	tile []T // MR x NR scratch for edge tiles
+	t    []T // Cᵀ for products with few columns (see transposed)
 }
 
 // pools holds one free list per element type (float32, float64).

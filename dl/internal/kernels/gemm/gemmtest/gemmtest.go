@@ -154,6 +154,19 @@ func Suite[T gemm.Float](t *testing.T, impls []Impl[T]) {
 			}
 		}
 	})
+	t.Run("narrow", func(t *testing.T) {
+		// Few columns and many rows take the transposed path (Cᵀ = BᵀAᵀ);
+		// few rows split the columns between goroutines.
+		r := rand.New(rand.NewPCG(11, 12))
+		for _, s := range [][3]int{{256, 10, 70}, {100, 1, 33}, {29, 16, 300}, {10, 300, 40}, {3, 1000, 20}} {
+			for _, tA := range []bool{false, true} {
+				for _, tB := range []bool{false, true} {
+					Case(t, impls, r, s[0], s[1], s[2], tA, tB, 1.5, 0)
+					Case(t, impls, r, s[0], s[1], s[2], tA, tB, 1, 0.5)
+				}
+			}
+		}
+	})
 	t.Run("random", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		iters := 30
