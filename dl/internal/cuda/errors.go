@@ -100,13 +100,15 @@ func first(s []string) string {
 // C headers (cuda.h, cublas_api.h); names and messages come from the
 // libraries at run time.
 const (
-	cudaErrorOutOfMemory   = 2   // CUDA_ERROR_OUT_OF_MEMORY
-	cudaErrorNotInit       = 3   // CUDA_ERROR_NOT_INITIALIZED
-	cudaErrorStubLibrary   = 34  // CUDA_ERROR_STUB_LIBRARY: the toolkit's link-time stub, not a driver
-	cudaErrorInsufficient  = 35  // CUDA_ERROR_INSUFFICIENT_DRIVER
-	cudaErrorNoDevice      = 100 // CUDA_ERROR_NO_DEVICE
-	cudaErrorInvalidDevice = 101 // CUDA_ERROR_INVALID_DEVICE
-	cublasStatusAlloc      = 3   // CUBLAS_STATUS_ALLOC_FAILED
+	cudaErrorOutOfMemory    = 2   // CUDA_ERROR_OUT_OF_MEMORY
+	cudaErrorNotInit        = 3   // CUDA_ERROR_NOT_INITIALIZED
+	cudaErrorStubLibrary    = 34  // CUDA_ERROR_STUB_LIBRARY: the toolkit's link-time stub, not a driver
+	cudaErrorNoDevice       = 100 // CUDA_ERROR_NO_DEVICE
+	cudaErrorInvalidDevice  = 101 // CUDA_ERROR_INVALID_DEVICE
+	cudaErrorSystemNotReady = 802 // CUDA_ERROR_SYSTEM_NOT_READY (fabric manager not running)
+	cudaErrorDriverMismatch = 803 // CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: libcuda and kernel module differ
+	cudaErrorCompat         = 804 // CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE
+	cublasStatusAlloc       = 3   // CUBLAS_STATUS_ALLOC_FAILED
 )
 
 // driverKind classifies a driver status: which sentinel, if any, it wraps.
@@ -116,7 +118,7 @@ func driverKind(code int) error {
 		return ErrOutOfMemory
 	case cudaErrorNoDevice, cudaErrorInvalidDevice:
 		return ErrNoDevice
-	case cudaErrorNotInit, cudaErrorStubLibrary, cudaErrorInsufficient:
+	case cudaErrorNotInit, cudaErrorStubLibrary, cudaErrorSystemNotReady, cudaErrorDriverMismatch, cudaErrorCompat:
 		return ErrNoDriver
 	}
 	return nil

@@ -34,7 +34,7 @@ func TestErrorKinds(t *testing.T) {
 		code int
 		want error
 	}{
-		{2, ErrOutOfMemory}, {100, ErrNoDevice}, {101, ErrNoDevice}, {34, ErrNoDriver}, {35, ErrNoDriver}, {1, nil}, {700, nil},
+		{2, ErrOutOfMemory}, {100, ErrNoDevice}, {101, ErrNoDevice}, {34, ErrNoDriver}, {803, ErrNoDriver}, {1, nil}, {700, nil},
 	} {
 		err := drvCheck(int32(tc.code), "cuTest", "")
 		if got := errors.Unwrap(err); got != tc.want {
