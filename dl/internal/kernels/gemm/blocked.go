@@ -33,23 +33,22 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 		return
 	}
 	j := newJob(mk, p, nt)
-	ws := make([]*workspace[T], j.nt)
-	for t := range ws {
-		nb := 0
-		if t == 0 {
-			nb = min(mk.NC, ceilDiv(p.N, mk.NR)*mk.NR) // the shared B block
-		}
-		ws[t] = getWorkspace(mk, j.chunkRows, nb)
-	}
-	j.b = ws[0].b
-	if j.nt == 1 {
-		j.run(ws[0])
+	ws := getWorkspace(mk, j.chunkRows, min(mk.NC, ceilDiv(p.N, mk.NR)*mk.NR))
+	j.b = ws.b // the shared B block
+	if j.nt > 1 {
+		// Workers take their own workspace; the caller does not wait for
+		// them to return, only for the work (job.run waits for every
+		// chunk), so a worker that the OS preempts right after its last
+		// chunk does not stall the call.
+		goParallel(j.nt-1, func() {
+			w := getWorkspace(mk, j.chunkRows, 0)
+			j.run(w)
+			putWorkspace(w)
+		}, func() { j.run(ws) })
 	} else {
-		parallel(j.nt, func(t int) { j.run(ws[t]) })
+		j.run(ws)
 	}
-	for _, w := range ws {
-		putWorkspace(w)
-	}
+	putWorkspace(ws)
 }
 
 // transposed computes a product with few columns (n <= NR/2, e.g. the

@@ -14,27 +14,26 @@ import (
 // OpenBLAS's threads spin the same way (and longer) after each call.
 const spinFor = 200 * time.Microsecond
 
-// worker is a goroutine that runs tasks handed to it by parallel.  Workers
-// are started on first use and live for the life of the process: they
-// spin for spinFor after each task, then park on their wake channel.
+// worker is a goroutine that runs tasks handed to it by goParallel.
+// Workers are started on first use and live for the life of the process:
+// they spin for spinFor after each task, then park on their wake channel.
 type worker struct {
 	task   atomic.Pointer[func()]
 	parked atomic.Bool
+	busy   atomic.Bool   // handed out by acquire, until its task ran or was taken back
 	wake   chan struct{} // capacity 1: a wake-up is never lost
 }
 
 var (
 	poolMu  sync.Mutex
 	workers []*worker
-	busy    []bool // workers handed out to a running parallel call
 )
 
 func (w *worker) loop() {
 	for {
 		deadline := time.Now().Add(spinFor)
 		for spins := 0; ; spins++ {
-			if t := w.task.Swap(nil); t != nil {
-				(*t)()
+			if w.runTask() {
 				deadline = time.Now().Add(spinFor)
 				continue
 			}
@@ -46,14 +45,24 @@ func (w *worker) loop() {
 		// Park: announce it, then look once more, so a task stored just
 		// before parked became visible is not missed.
 		w.parked.Store(true)
-		if t := w.task.Swap(nil); t != nil {
+		if w.runTask() {
 			w.parked.Store(false)
-			(*t)()
 			continue
 		}
 		<-w.wake
 		w.parked.Store(false)
 	}
+}
+
+// runTask runs the pending task, if any, and frees the worker.
+func (w *worker) runTask() bool {
+	t := w.task.Swap(nil)
+	if t == nil {
+		return false
+	}
+	(*t)()
+	w.busy.Store(false)
+	return true
 }
 
 func (w *worker) submit(t *func()) {
@@ -71,60 +80,38 @@ func acquire(n int) []*worker {
 	poolMu.Lock()
 	defer poolMu.Unlock()
 	var out []*worker
-	for i := range workers {
-		if len(out) < n && !busy[i] {
-			busy[i] = true
-			out = append(out, workers[i])
+	for _, w := range workers {
+		if len(out) < n && w.busy.CompareAndSwap(false, true) {
+			out = append(out, w)
 		}
 	}
 	for len(out) < n {
 		w := &worker{wake: make(chan struct{}, 1)}
+		w.busy.Store(true)
 		go w.loop()
 		workers = append(workers, w)
-		busy = append(busy, true)
 		out = append(out, w)
 	}
 	return out
 }
 
-func release(ws []*worker) {
-	poolMu.Lock()
-	defer poolMu.Unlock()
-	for _, w := range ws {
-		for i := range workers {
-			if workers[i] == w {
-				busy[i] = false
-			}
-		}
-	}
-}
-
-// parallel runs fn(0) on the calling goroutine and fn(1), ..., fn(nt-1)
-// on pool workers, and returns when all have returned.  A worker that has
-// not started by the time fn(0) returns does not run its fn at all: fn
-// must be written so that any subset of 0..nt-1 that includes 0 does the
-// whole work (job.run is: its goroutines take work from shared counters).
-func parallel(nt int, fn func(t int)) {
-	ws := acquire(nt - 1)
-	var wg sync.WaitGroup
-	wg.Add(nt - 1)
-	tasks := make([]*func(), len(ws))
+// goParallel runs task on n pool workers while the calling goroutine runs
+// own, and returns when own returns, without waiting for the workers: the
+// caller must track completion itself (job.run waits for every chunk).
+// A worker that has not started by then does not run task at all, so
+// task must be written so that own alone can do the whole work.
+func goParallel(n int, task, own func()) {
+	ws := acquire(n)
+	tasks := make([]*func(), n)
 	for i, w := range ws {
-		t := func() {
-			defer wg.Done()
-			fn(i + 1)
-		}
+		t := task
 		tasks[i] = &t
 		w.submit(&t)
 	}
-	fn(0)
-	// A worker that has not picked its task up yet would find no work
-	// left: take the task back instead of waiting for it to wake up.
+	own()
 	for i, w := range ws {
 		if w.task.CompareAndSwap(tasks[i], nil) {
-			wg.Done()
+			w.busy.Store(false) // taken back before it started
 		}
 	}
-	wg.Wait()
-	release(ws)
 }
