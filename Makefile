@@ -5,6 +5,7 @@ REPO := $(CURDIR)
 export JUPYTER_PATH := $(REPO)/.jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
 export GOTOOLCHAIN ?= local
 PORT ?= 8888
+GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
@@ -18,7 +19,7 @@ help:
 	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
 
 kernel:
-	@scripts/setup.sh
+	@GOPLS=$(GOPLS) scripts/setup.sh
 
 notebook: kernel
 	@scripts/serve.sh $(UI) $(PORT)
