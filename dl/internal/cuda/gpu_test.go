@@ -49,6 +49,12 @@ func mustAlloc(t testing.TB, c *Context, n int64) DevPtr {
 
 func TestGPUDeviceProps(t *testing.T) {
 	needGPU(t)
+	for _, li := range Libraries() {
+		t.Logf("%-8s %s", li.Name, li.Path)
+		if li.Err != nil && os.Getenv("DL_REQUIRE_CUDA") == "1" {
+			t.Errorf("DL_REQUIRE_CUDA=1 needs all four libraries: %v", li.Err)
+		}
+	}
 	ds, err := Devices()
 	if err != nil {
 		t.Fatal(err)
