@@ -32,8 +32,9 @@ const (
 	evictBytes = 128 << 20 // 4× the L3 of the machine this was tuned on
 )
 
-// minSamples is the least number of timed calls per benchmark run.
-const minSamples = 7
+// minSamples is the least number of timed calls per benchmark run, and
+// warmups the number of untimed cold calls before them.
+const minSamples, warmups = 15, 3
 
 // benchBuffers returns n buffers of S bytes, reused across runs (the
 // framework calls a benchmark several times).
@@ -62,6 +63,7 @@ var (
 func rmwBandwidth(p int) float64 {
 	if rmwBuf == nil {
 		rmwBuf = make([]float32, rmwBytes/4)
+		reduce.Double(rmwBuf) // first touch: page faults are not bandwidth
 	}
 	if rmwPass%100 == 0 {
 		for i := range rmwBuf {
@@ -182,25 +184,32 @@ func benchAllReduce(b *testing.B, alg Algorithm, n, S, p int) {
 			runtime.Gosched()
 		}
 	}
-	refill()
-	bws = append(bws, rmwBandwidth(p))
-	round(1) // warm-up: first touch of the group's state
-	k := int64(1)
-	runtime.GC() // not during the timed calls
-	b.ResetTimer()
-	// At least minSamples calls even when b.N is 1 (large buffers): the
-	// reported figures are medians.
-	for i := 0; i < max(b.N, minSamples); i++ {
-		if i%32 == 31 {
-			refill() // sums grow by n per call
-		}
-		if i%4 == 0 {
-			bws = append(bws, rmwBandwidth(p))
-		}
+	cold := func() {
 		for _, buf := range bufs {
 			reduce.FlushCache(buf) // the data is in main memory only...
 		}
 		evictCaches() // ...and the TLB and the rest of the caches are cold too
+	}
+	refill()
+	rmwBandwidth(p) // first touch
+	k := int64(0)
+	for i := 0; i < warmups; i++ { // code, group state and pages touched once
+		cold()
+		k++
+		round(k)
+	}
+	runtime.GC() // not during the timed calls
+	b.ResetTimer()
+	// At least minSamples calls even when b.N is 1 (large buffers): the
+	// reported figures are medians. B is sampled every third call.
+	for i := 0; i < max(b.N, minSamples); i++ {
+		if i%32 == 31 {
+			refill() // sums grow by n per call
+		}
+		if i%3 == 0 {
+			bws = append(bws, rmwBandwidth(p))
+		}
+		cold()
 		k++
 		round(k)
 		times = append(times, time.Duration(tEnd.Load()-t0.Load()))

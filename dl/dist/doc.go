@@ -1,0 +1,95 @@
+// Package dist runs N ranks inside one process, the way torchrun runs N
+// processes on a machine, and executes the collectives of distributed
+// training between them for real: all-reduce, reduce-scatter, all-gather,
+// broadcast, reduce, send/recv and barrier.
+//
+// # Overview
+//
+// Run(n, fn) starts n ranks; each is a goroutine that calls fn with its
+// *Rank (rank number, world size, its group). There is no global state: the
+// group travels in the *Rank.
+//
+//	err := dist.Run(4, func(r *dist.Rank) error {
+//		return dist.AllReduce(r, grads[r.Rank()], dist.Mean)
+//	})
+//
+// The collectives work on []float32 or []float64 (AllReduce, Broadcast,
+// Reduce, ReduceScatter, AllGather, Send, Recv, and Rank.Barrier); each
+// has an Async variant returning a *Work with Wait. Sub-groups come from
+// Rank.Split (MPI_Comm_split), Rank.NewSubgroups and Rank.NewGrid (the DP ×
+// TP × PP grid of 3D parallelism). Every collective leaves a Record (its
+// steps, and for the link-based algorithms every transfer: who sent which
+// chunk to whom at which step) and counts the bytes of every link
+// (Group.Records, Group.LinkTraffic). Package dl/dist/cost turns records
+// and sizes into times on real interconnects.
+//
+// Read the algorithms in this order (naive first):
+//
+//   - ring.go: the ring all-reduce every course draws: reduce-scatter then
+//     all-gather, 2(n-1) steps over channels, one per directed link.
+//   - tree.go: binomial trees for broadcast and reduce, and tree all-reduce.
+//   - shm.go: the shared-memory algorithm that AllReduce uses by default,
+//     because here all ranks share one memory.
+//
+// # Errors
+//
+// Everything that involves other ranks returns an error; nothing panics
+// across ranks. A rank that returns an error or panics aborts the whole
+// world (all groups) at once: ranks waiting in dist calls return errors
+// wrapping ErrAborted and the cause, and Run returns a *RankError naming the
+// first rank that failed. Ranks that call different collectives, or the same
+// one with different sizes, ops, roots or element types, get a
+// *MismatchError (the rank that notices it; the others an abort wrapping
+// it). If every running rank waits in a dist call that nothing can complete
+// (two ranks that Recv from each other, a rank that returned without joining
+// a collective), Run's watchdog aborts with ErrDeadlock and says what each
+// rank waits for; Config.Timeout bounds any single wait (ErrTimeout).
+// After an abort the group stays aborted; buffers of interrupted
+// collectives have undefined contents. Wrong arguments of one call (a root
+// out of range, len(in) ≠ n·len(out)) return an error without aborting.
+//
+// One limit: Broadcast and Reduce run on trees, in which a rank whose part
+// is done may return before a mismatched rank has even arrived; that rank
+// sees the abort at its next dist call. AllReduce, ReduceScatter,
+// AllGather and Barrier report a mismatch to every rank.
+//
+// # Concepts
+//
+// Collective semantics follow torch.distributed: AllReduce is in place
+// (all_reduce); ReduceScatter and AllGather are the tensor forms
+// (reduce_scatter_tensor, all_gather_into_tensor: rank r owns chunk r);
+// Reduce leaves non-root buffers unchanged. Mean is NCCL's AVG. All ranks
+// get bit-identical results: every element is reduced once, in a fixed
+// order, and copied to the others.
+//
+// Algorithm choice. NCCL estimates, for every algorithm and protocol,
+// latency + bytes / bandwidth from a model of the hardware and takes the
+// fastest (NCCL_ALGO forces one). dist does the same for AllReduce with the
+// one fact that matters inside a process: every rank shares one memory bus,
+// so the cost is memory traffic. The ring moves ≈ 5(n-1)·S bytes through
+// memory (each of the n-1 reduce-scatter steps reads two chunks and writes
+// one per rank, the all-gather copies) and synchronises 2(n-1) times; the
+// tree moves as much in 2⌈log₂ n⌉ steps; SharedMemory moves 2·n·S (the
+// floor) and synchronises twice. For n ≥ 2, 2n ≤ 5(n-1), so the rule is:
+// Auto = SharedMemory for every local group. Config.AllReduce forces Ring
+// or Tree (to step through them, or to record their transfers). The other
+// collectives have one algorithm each: ring for ReduceScatter and
+// AllGather, binomial tree for Broadcast and Reduce, dissemination for
+// Barrier. (When ranks sit on GPUs that do not share memory, the ring is
+// the right default; dl/internal/cuda is where that would come from.)
+//
+// Speed. In one process the floor of an all-reduce of n buffers of S
+// bytes is t_min = 2·n·S/B, with B the machine's in-place read-modify-write
+// bandwidth; the benchmarks (bench_test.go) measure t_min/t and NCCL's
+// busbw = 2(n-1)/n·S/t.
+//
+// Memory model. Ring and tree messages are views of the sender's buffer
+// (no copy); a rank acknowledges every view it read before the collective
+// returns, so when a call returns no other goroutine touches that rank's
+// buffers. Send copies (the buffer may be reused at once).
+//
+// Course: "¿Por qué entrenamiento distribuido?", "Data Parallelism (DP)",
+// "3D Parallelism y FSDP".
+// Paper: Li et al. 2020, PyTorch Distributed: Experiences on Accelerating Data Parallel Training (arXiv:2006.15704).
+// Paper: Sergeev & Del Balso 2018, Horovod: fast and easy distributed deep learning in TensorFlow (arXiv:1802.05799).
+package dist
