@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -11,6 +12,9 @@ import (
 // more than n-1 steps ahead of its right neighbour), so collective sends
 // do not block; point-to-point sends block once p2pDepth messages wait.
 const p2pDepth = 16
+
+// linkSpin is how many times a receiver yields before it sleeps.
+const linkSpin = 200
 
 // link is the directed connection from one group rank to another: a
 // channel for collective messages, one for Send/Recv, one for the
@@ -94,6 +98,18 @@ func waitRecv[V any](r *Rank, ch <-chan V, what waitInfo) (V, error) {
 	case v := <-ch:
 		return v, nil
 	default:
+	}
+	// Poll a little before sleeping: the sender is usually a step away,
+	// and waking a sleeping thread costs tens of microseconds.
+	if runtime.GOMAXPROCS(0) > 1 {
+		for i := 0; i < linkSpin; i++ {
+			runtime.Gosched()
+			select {
+			case v := <-ch:
+				return v, nil
+			default:
+			}
+		}
 	}
 	w := r.g.w
 	w.block(r.state.world, what)
