@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,17 +32,20 @@ func TestTargetFor(t *testing.T) {
 }
 
 func TestPackArgs(t *testing.T) {
-	slots, err := packArgs("k", []any{DevPtr(0xdeadbeef00), int32(-1), uint32(7), int64(-2), uint64(3), float32(1.5), float64(-0.25)})
+	slots, offs, err := packArgs("k", []any{DevPtr(0xdeadbeef00), int32(-1), uint32(7), int64(-2), uint64(3),
+		float32(1.5), Int64s{4, -5}, float64(-0.25)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []uint64{0xdeadbeef00, 0xffffffff, 7, 0xfffffffffffffffe, 3, uint64(math.Float32bits(1.5)), math.Float64bits(-0.25)}
-	for i := range want {
-		if slots[i] != want[i] {
-			t.Errorf("slot %d = %#x; want %#x", i, slots[i], want[i])
-		}
+	want := []uint64{0xdeadbeef00, 0xffffffff, 7, 0xfffffffffffffffe, 3, uint64(math.Float32bits(1.5)),
+		4, 0xfffffffffffffffb, math.Float64bits(-0.25)}
+	if !slices.Equal(slots, want) {
+		t.Errorf("slots = %#x; want %#x", slots, want)
 	}
-	_, err = packArgs("saxpy", []any{DevPtr(1), 42})
+	if wantOffs := []int{0, 1, 2, 3, 4, 5, 6, 8}; !slices.Equal(offs, wantOffs) {
+		t.Errorf("offsets = %v; want %v (the Int64s takes two slots)", offs, wantOffs)
+	}
+	_, _, err = packArgs("saxpy", []any{DevPtr(1), 42})
 	if err == nil || !strings.Contains(err.Error(), "kernel saxpy argument 1 has Go type int") {
 		t.Errorf("packArgs with a Go int = %v; want an error naming the kernel, the argument and the type", err)
 	}

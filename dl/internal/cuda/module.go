@@ -65,22 +65,28 @@ func (c *Context) Kernel(src, name string) (Function, error) {
 	return c.Function(img, name)
 }
 
+// Int64s is a kernel argument passed by value as a C array or struct of
+// long long, e.g. `struct Strides { long long v[8]; }` for a Go Int64s of
+// length 8: how shapes and strides reach an N-dimensional kernel without
+// an extra copy to device memory.
+type Int64s []int64
+
 // Launch queues f on stream s over grid×block threads with sharedBytes of
 // dynamic shared memory. args are the kernel's parameters in order; each
 // must have the C parameter's exact size: DevPtr (a pointer), int32,
-// uint32, int64, uint64, float32 or float64. A plain Go int is refused,
-// since the kernel cannot tell 4 bytes from 8. Errors inside the kernel
-// appear at the next synchronising call.
+// uint32, int64, uint64, float32, float64 or Int64s (by value). A plain
+// Go int is refused, since the kernel cannot tell 4 bytes from 8. Errors
+// inside the kernel appear at the next synchronising call.
 func (c *Context) Launch(f Function, grid, block Dim3, sharedBytes int, s Stream, args ...any) error {
-	slots, err := packArgs(f.Name, args)
+	slots, offs, err := packArgs(f.Name, args)
 	if err != nil {
 		return err
 	}
 	// cuLaunchKernel wants an array of pointers, one to each argument's
 	// value; it copies the values before returning.
-	ptrs := make([]unsafe.Pointer, len(slots))
-	for i := range slots {
-		ptrs[i] = unsafe.Pointer(&slots[i])
+	ptrs := make([]unsafe.Pointer, len(offs))
+	for i, o := range offs {
+		ptrs[i] = unsafe.Pointer(&slots[o])
 	}
 	var params *unsafe.Pointer
 	if len(ptrs) > 0 {
@@ -97,31 +103,39 @@ func (c *Context) Launch(f Function, grid, block Dim3, sharedBytes int, s Stream
 	return err
 }
 
-// packArgs stores each kernel argument in its own 8-byte slot. On the
-// little-endian machines this package supports, a 4-byte value sits in
-// the slot's first 4 bytes, which is where the pointer to it points.
-func packArgs(kernel string, args []any) ([]uint64, error) {
-	slots := make([]uint64, len(args))
+// packArgs stores the kernel arguments in 8-byte slots: one each for
+// scalars, len(v) for an Int64s; offs[i] is argument i's first slot. On
+// the little-endian machines this package supports, a 4-byte value sits
+// in its slot's first 4 bytes, which is where the pointer to it points.
+func packArgs(kernel string, args []any) (slots []uint64, offs []int, err error) {
 	for i, a := range args {
+		offs = append(offs, len(slots))
 		switch v := a.(type) {
 		case DevPtr:
-			slots[i] = uint64(v)
+			slots = append(slots, uint64(v))
 		case int32:
-			slots[i] = uint64(uint32(v))
+			slots = append(slots, uint64(uint32(v)))
 		case uint32:
-			slots[i] = uint64(v)
+			slots = append(slots, uint64(v))
 		case int64:
-			slots[i] = uint64(v)
+			slots = append(slots, uint64(v))
 		case uint64:
-			slots[i] = v
+			slots = append(slots, v)
 		case float32:
-			slots[i] = uint64(math.Float32bits(v))
+			slots = append(slots, uint64(math.Float32bits(v)))
 		case float64:
-			slots[i] = math.Float64bits(v)
+			slots = append(slots, math.Float64bits(v))
+		case Int64s:
+			if len(v) == 0 {
+				return nil, nil, fmt.Errorf("cuda: kernel %s argument %d is an empty Int64s", kernel, i)
+			}
+			for _, x := range v {
+				slots = append(slots, uint64(x))
+			}
 		default:
-			return nil, fmt.Errorf("cuda: kernel %s argument %d has Go type %T; pass DevPtr, int32, uint32, int64, uint64, float32 or float64 (the C parameter's exact size)",
+			return nil, nil, fmt.Errorf("cuda: kernel %s argument %d has Go type %T; pass DevPtr, int32, uint32, int64, uint64, float32, float64 or Int64s (the C parameter's exact size)",
 				kernel, i, a)
 		}
 	}
-	return slots, nil
+	return slots, offs, nil
 }
