@@ -4,6 +4,7 @@ Cases:
   gemm  args: dtype ("float32"/"float64"), m, n, k, op ("NN", "NT", "TN",
         "TT"), threads.  Times np.matmul with a preallocated out=; op(X) is
         a transposed view, which NumPy passes to BLAS as a transpose flag.
+        With args.batch, a stack of batch products (np.matmul on 3-D arrays).
         Reports GFLOP/s = 2mnk / t.
   cast  args: to ("float16"), from ("float32"), n.  Times x.astype into a
         preallocated array (float32 -> float16 uses F16C in NumPy >= 1.24
@@ -22,12 +23,13 @@ def gemm(args):
     dt = np.dtype(args.get("dtype", "float32"))
     m, n, k = int(args["m"]), int(args["n"]), int(args["k"])
     op = args.get("op", "NN")
-    a = _rng.standard_normal((k, m) if op[0] == "T" else (m, k)).astype(dt)
-    b = _rng.standard_normal((n, k) if op[1] == "T" else (k, n)).astype(dt)
-    a = a.T if op[0] == "T" else a
-    b = b.T if op[1] == "T" else b
-    c = np.empty((m, n), dt)
-    flops = 2.0 * m * n * k
+    batch = (int(args["batch"]),) if "batch" in args else ()
+    a = _rng.standard_normal(batch + ((k, m) if op[0] == "T" else (m, k))).astype(dt)
+    b = _rng.standard_normal(batch + ((n, k) if op[1] == "T" else (k, n))).astype(dt)
+    a = np.swapaxes(a, -1, -2) if op[0] == "T" else a
+    b = np.swapaxes(b, -1, -2) if op[1] == "T" else b
+    c = np.empty(batch + (m, n), dt)
+    flops = 2.0 * m * n * k * (batch[0] if batch else 1)
     return anchor.Timed(lambda: np.matmul(a, b, out=c), "GFLOP/s", lambda s: flops / s / 1e9)
 
 

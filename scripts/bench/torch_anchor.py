@@ -2,7 +2,8 @@
 
 Cases:
   matmul  args: dtype, m, n, k, op, threads.  torch.matmul(a, b, out=c) on
-          (transposed views of) contiguous tensors.  Reports GFLOP/s.
+          (transposed views of) contiguous tensors; with args.batch, 3-D
+          tensors (torch.bmm's work).  Reports GFLOP/s.
   cast    args: to ("float16", "bfloat16"), n.  dst.copy_(src) from
           float32.  Reports GB/s of source + destination bytes.
   uncast  args: from ("float16", "bfloat16"), n.  float32 dst.copy_(src).
@@ -23,12 +24,13 @@ def matmul(args):
     dt = _dtype(args.get("dtype", "float32"))
     m, n, k = int(args["m"]), int(args["n"]), int(args["k"])
     op = args.get("op", "NN")
-    a = torch.randn((k, m) if op[0] == "T" else (m, k), dtype=dt)
-    b = torch.randn((n, k) if op[1] == "T" else (k, n), dtype=dt)
-    a = a.t() if op[0] == "T" else a
-    b = b.t() if op[1] == "T" else b
-    c = torch.empty((m, n), dtype=dt)
-    flops = 2.0 * m * n * k
+    batch = (int(args["batch"]),) if "batch" in args else ()
+    a = torch.randn(batch + ((k, m) if op[0] == "T" else (m, k)), dtype=dt)
+    b = torch.randn(batch + ((n, k) if op[1] == "T" else (k, n)), dtype=dt)
+    a = a.transpose(-1, -2) if op[0] == "T" else a
+    b = b.transpose(-1, -2) if op[1] == "T" else b
+    c = torch.empty(batch + (m, n), dtype=dt)
+    flops = 2.0 * m * n * k * (batch[0] if batch else 1)
     return anchor.Timed(lambda: torch.matmul(a, b, out=c), "GFLOP/s", lambda s: flops / s / 1e9)
 
 

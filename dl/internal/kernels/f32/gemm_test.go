@@ -41,3 +41,9 @@ func TestSetThreads(t *testing.T) {
 		t.Errorf("Threads() after reset = %d; want GOMAXPROCS", got)
 	}
 }
+
+func TestGemmBatched(t *testing.T) {
+	gemmtest.TestBatched(t, api, func(kern int, tA, tB byte, m, n, k int, alpha float32, a []float32, lda, strideA int, b []float32, ldb, strideB int, beta float32, c []float32, ldc, strideC int, batch int) {
+		GemmBatchedWith(Kernel(kern), blas.Transpose(tA), blas.Transpose(tB), m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batch)
+	})
+}

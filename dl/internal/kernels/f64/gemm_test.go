@@ -41,3 +41,8 @@ func TestSetThreads(t *testing.T) {
 		t.Errorf("Threads() after reset = %d; want GOMAXPROCS", got)
 	}
 }
+func TestGemmBatched(t *testing.T) {
+	gemmtest.TestBatched(t, api, func(kern int, tA, tB byte, m, n, k int, alpha float64, a []float64, lda, strideA int, b []float64, ldb, strideB int, beta float64, c []float64, ldc, strideC int, batch int) {
+		GemmBatchedWith(Kernel(kern), blas.Transpose(tA), blas.Transpose(tB), m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batch)
+	})
+}

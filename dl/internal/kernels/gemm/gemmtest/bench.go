@@ -69,3 +69,44 @@ var MLPShapes = []struct {
 
 // SquareSizes are the n of BenchmarkGemm.
 var SquareSizes = []int{64, 128, 256, 512, 1024, 2048}
+
+// BatchedShapes are the shapes of BenchmarkGemmBatched: many small items
+// and the attention scores Q·Kᵀ of 16 heads (sequence 256, head size 64).
+var BatchedShapes = []struct {
+	Op             string
+	Count, M, N, K int
+}{
+	{"NN", 32, 64, 64, 64},
+	{"NT", 16, 256, 256, 64},
+}
+
+// BenchBatched times a strided batched product on th goroutines,
+// reporting GFLOP/s = 2·count·mnk/t.
+func BenchBatched[T gemm.Float](b *testing.B, batched func(tA, tB bool, m, n, k int, a []T, lda, sa int, bm []T, ldb, sb int, c []T, ldc, sc, count int), setThreads func(int), tA, tB bool, count, m, n, k, th int) {
+	r := rand.New(rand.NewPCG(uint64(count), uint64(m*n*k)))
+	rnd := func(size int) []T {
+		s := make([]T, size)
+		for i := range s {
+			s[i] = T(r.NormFloat64())
+		}
+		return s
+	}
+	a, bm, c := rnd(count*m*k), rnd(count*k*n), make([]T, count*m*n)
+	lda, ldb := k, n
+	if tA {
+		lda = m
+	}
+	if tB {
+		ldb = k
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
+	defer setThreads(0)
+	setThreads(th)
+	run := func() { batched(tA, tB, m, n, k, a, lda, m*k, bm, ldb, k*n, c, n, m*n, count) }
+	run()
+	b.ResetTimer()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(2*float64(count*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
