@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -94,6 +95,8 @@ const testKernel = `extern "C" __global__ void scale(float* x, float a, int n) {
 
 func TestNVRTCCompile(t *testing.T) {
 	needLib(t, LoadNVRTC)
+	cache := t.TempDir()
+	t.Setenv("DL_CUDA_CACHE", cache)
 	ma, mi, err := NVRTCVersion()
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +119,17 @@ func TestNVRTCCompile(t *testing.T) {
 	}
 	if again, _ := Compile(testKernel, "scale.cu", target); again != im {
 		t.Error("a second Compile of the same source must come from the cache")
+	}
+	// A new process finds it on disk: empty the in-memory cache and compile again.
+	if files, _ := filepath.Glob(filepath.Join(cache, "*."+target)); len(files) != 1 {
+		t.Fatalf("disk cache holds %q; want one .%s file", files, target)
+	}
+	compiledMu.Lock()
+	clear(compiled)
+	compiledMu.Unlock()
+	fromDisk, err := Compile(testKernel, "scale.cu", target)
+	if err != nil || !bytes.Equal(fromDisk.Data, im.Data) || fromDisk.Target != target {
+		t.Errorf("Compile from the disk cache = %v, %v; want the same %d-byte CUBIN", fromDisk, err, len(im.Data))
 	}
 	ptx, err := Compile(testKernel, "scale.cu", "compute_"+target[len("sm_"):])
 	if err != nil {

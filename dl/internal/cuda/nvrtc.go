@@ -111,20 +111,30 @@ var (
 var nvrtcOptions = []string{"--std=c++17", "-default-device"}
 
 // Compile compiles CUDA C++ source (name is used in messages) for target,
-// "sm_XY" or "compute_XY" (see TargetFor). Results are cached per process
-// by (source, target): compiling takes tens of milliseconds.
+// "sm_XY" or "compute_XY" (see TargetFor). Compiling a file of many
+// kernels takes seconds, and every notebook cell is a new process, so
+// results are cached in memory and on disk (see cacheDir), keyed by
+// (NVRTC version, options, target, source).
 func Compile(src, name, target string) (*Image, error) {
-	key := sha256.Sum256([]byte(target + "\x00" + src))
+	ma, mi, err := NVRTCVersion()
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256([]byte(fmt.Sprintf("nvrtc %d.%d\x00%q\x00%s\x00%s", ma, mi, nvrtcOptions, target, src)))
 	compiledMu.Lock()
 	defer compiledMu.Unlock()
 	if im := compiled[key]; im != nil {
 		return im, nil
 	}
-	im, err := compile(src, name, target)
-	if err == nil {
-		compiled[key] = im
+	im := loadCached(key, target)
+	if im == nil {
+		if im, err = compile(src, name, target); err != nil {
+			return nil, err
+		}
+		storeCached(key, im)
 	}
-	return im, err
+	compiled[key] = im
+	return im, nil
 }
 
 func compile(src, name, target string) (*Image, error) {
