@@ -8,3 +8,6 @@ func errorBox(msg string, err error) string {
 	return fmt.Sprintf(`<div class="viz-error" style="font:13px sans-serif;color:#b00;padding:8px;border:1px solid #e99">%s<br><code>%s</code></div>`,
 		htmlText(msg), htmlText(err.Error()))
 }
+
+// errorf is fmt.Errorf (chart builders panic with it on misuse).
+var errorf = fmt.Errorf

@@ -39,8 +39,10 @@ var funcToken = regexp.MustCompile(`"__f__((?:[^"\\]|\\.)*?)__f__"`)
 // safe inside a <script> element:
 //   - strings are JSON with <, > and & escaped (\u003c...), so "</script>"
 //     or "<!--" in data cannot end the script;
-//   - marked functions (JS, opts.FuncOpts) become code, with "</" and "<!--"
-//     in their source escaped (as "<\/" and "<\!--", the same in a JS string).
+//   - marked functions (JS, opts.FuncOpts) become code, unchanged (escaping
+//     "</" in code would break a regular expression like /</g); a function
+//     whose source contains "</script" or "<!--" is an error (write
+//     "<\/script>" or "<\!--" inside the string instead).
 //
 // It returns an error if the option cannot be encoded as JSON (a NaN or
 // infinite number among the data: drop those points, or use nil for a gap).
@@ -49,6 +51,11 @@ func OptionJS(c Chart) (string, error) {
 	raw, err := json.Marshal(c.JSON())
 	if err != nil {
 		return "", fmt.Errorf("viz: chart option is not valid JSON: %w (drop NaN/Inf points or use nil for gaps)", err)
+	}
+	if _, ok := c.(*Figure); ok {
+		if raw, err = widenLogTicks(raw); err != nil {
+			return "", fmt.Errorf("viz: re-encode chart option: %w", err)
+		}
 	}
 	js := string(raw)
 	var bad error
@@ -59,7 +66,11 @@ func OptionJS(c Chart) (string, error) {
 			bad = fmt.Errorf("viz: cannot decode JavaScript function %s: %w", quoted, err)
 			return tok
 		}
-		return "(" + escapeScript(src) + ")"
+		if unsafeInScript(src) {
+			bad = fmt.Errorf("viz: JavaScript function contains \"</script\" or \"<!--\", which would end the <script> element; write \"<\\/script>\" or \"<\\!--\" in the string: %.80s", src)
+			return tok
+		}
+		return "(" + src + ")"
 	})
 	if bad != nil {
 		return "", bad
@@ -68,13 +79,6 @@ func OptionJS(c Chart) (string, error) {
 		return "", fmt.Errorf("viz: unconverted %s marker in chart option (a JS function nested in another string?)", funcMarker)
 	}
 	return js, nil
-}
-
-// escapeScript makes JavaScript source safe inside <script>: "</" becomes
-// "<\/" and "<!--" becomes "<\!--" (both mean the same inside a string).
-func escapeScript(src string) string {
-	src = strings.ReplaceAll(src, "</", `<\/`)
-	return strings.ReplaceAll(src, "<!--", `<\!--`)
 }
 
 // unsafeInScript reports whether s would end or confuse a <script> element.

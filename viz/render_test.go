@@ -243,3 +243,17 @@ func TestNaiveLoaderFailsUnderRequireJS(t *testing.T) {
 		t.Errorf("naive loader errors = %v; want require.js's mismatched anonymous define()", r.Errors)
 	}
 }
+
+func TestFunctionWithScriptEndIsAnError(t *testing.T) {
+	l := charts.NewLine()
+	l.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Formatter: JS(`function () { return "</script>"; }`)}))
+	if _, err := OptionJS(l); err == nil || !strings.Contains(err.Error(), `<\/script>`) {
+		t.Errorf("OptionJS(function returning \"</script>\") error = %v; want one suggesting <\\/script>", err)
+	}
+	// "</" elsewhere, as in a regular expression, is left alone.
+	l.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Formatter: JS(`function (s) { return "<b>" + String(s).replace(/</g, "&lt;") + "</b>"; }`)}))
+	js, err := OptionJS(l)
+	if err != nil || !strings.Contains(js, `replace(/</g, "&lt;")`) {
+		t.Errorf("OptionJS changed a regular expression: %v\n%s", err, js)
+	}
+}
