@@ -158,7 +158,13 @@ func shmAllReduce[T Float](c *call, buf []T, op Op) error {
 		shmWork(c, rd, bufs, op)
 	}
 	// 3. wait for the last block
-	return shmWaitDone(c, rd, bufs, op, procs)
+	err := shmWaitDone(c, rd, bufs, op, procs)
+	if err == nil {
+		// Every block is done, so nobody reads our entry any more; drop it
+		// so that the slot does not keep the caller's buffer alive.
+		bufs[me], rd.ptrs[me] = nil, nil
+	}
+	return err
 }
 
 // shmWork claims blocks until none is left (or the world aborts); the rank
