@@ -43,5 +43,10 @@ unit:
 notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
 
+# bench: Go benchmarks against anchors measured in the same run (NumPy/OpenBLAS, PyTorch CPU);
+# writes build/bench.json. Options: make bench BENCH_ARGS='-run sgemm -rounds 7'
+bench:
+	scripts/bench/run.sh $(BENCH_ARGS)
+
 clean:
 	rm -rf build bin/.warm
