@@ -18,6 +18,7 @@ var (
 	cublasSetMathMode     func(h uintptr, mode int32) int32
 	cublasGetVersion      func(h uintptr, v *int32) int32
 	cublasSgemm           func(h uintptr, ta, tb, m, n, k int32, alpha *float32, a uint64, lda int32, b uint64, ldb int32, beta *float32, c uint64, ldc int32) int32
+	cublasDgemm           func(h uintptr, ta, tb, m, n, k int32, alpha *float64, a uint64, lda int32, b uint64, ldb int32, beta *float64, c uint64, ldc int32) int32
 	cublasGemmEx          func(h uintptr, ta, tb, m, n, k int32, alpha unsafe.Pointer, a uint64, at, lda int32, b uint64, bt, ldb int32, beta unsafe.Pointer, c uint64, ct, ldc, compute, algo int32) int32
 	cublasGetStatusName   func(s int32) string
 	cublasGetStatusString func(s int32) string
@@ -30,6 +31,7 @@ var blasSymbols = []symbol{
 	sym(&cublasSetMathMode, "cublasSetMathMode"),
 	sym(&cublasGetVersion, "cublasGetVersion_v2"),
 	sym(&cublasSgemm, "cublasSgemm_v2"),
+	sym(&cublasDgemm, "cublasDgemm_v2"),
 	sym(&cublasGemmEx, "cublasGemmEx"),
 	// Since cuBLAS 11.4; older ones get names from blasStatusNames.
 	opt(&cublasGetStatusName, "cublasGetStatusName"),
@@ -56,6 +58,7 @@ type DataType int32
 // cudaDataType_t values (library_types.h). The zero value is float32.
 const (
 	R32F  DataType = 0  // CUDA_R_32F, float
+	R64F  DataType = 1  // CUDA_R_64F, double (Dgemm only here)
 	R16F  DataType = 2  // CUDA_R_16F, IEEE half
 	R16BF DataType = 14 // CUDA_R_16BF, bfloat16
 )
@@ -134,6 +137,14 @@ func (b *BLAS) Sgemm(ta, tb Op, m, n, k int, alpha float32, a DevPtr, lda int, b
 	return b.c.Do(func() error {
 		return blasCheck(cublasSgemm(b.h, int32(ta), int32(tb), int32(m), int32(n), int32(k), &alpha, uint64(a), int32(lda),
 			uint64(bm), int32(ldb), &beta, uint64(c), int32(ldc)), "cublasSgemm_v2", fmt.Sprintf("m=%d n=%d k=%d", m, n, k))
+	})
+}
+
+// Dgemm is Sgemm in float64.
+func (b *BLAS) Dgemm(ta, tb Op, m, n, k int, alpha float64, a DevPtr, lda int, bm DevPtr, ldb int, beta float64, c DevPtr, ldc int) error {
+	return b.c.Do(func() error {
+		return blasCheck(cublasDgemm(b.h, int32(ta), int32(tb), int32(m), int32(n), int32(k), &alpha, uint64(a), int32(lda),
+			uint64(bm), int32(ldb), &beta, uint64(c), int32(ldc)), "cublasDgemm_v2", fmt.Sprintf("m=%d n=%d k=%d", m, n, k))
 	})
 }
 

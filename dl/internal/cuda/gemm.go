@@ -60,7 +60,8 @@ func (g Gemm) toColMajor() colMajor {
 }
 
 // RowMajorGemm runs g: through cublasSgemm_v2 for plain float32 (so the
-// handle's math mode, see SetMath, applies) and cublasGemmEx otherwise.
+// handle's math mode, see SetMath, applies), cublasDgemm_v2 when all three
+// types are R64F, and cublasGemmEx otherwise.
 func (b *BLAS) RowMajorGemm(g Gemm) error {
 	if g.M < 0 || g.N < 0 || g.K < 0 || (g.TransA != NoTrans && g.TransA != Trans) || (g.TransB != NoTrans && g.TransB != Trans) {
 		return fmt.Errorf("cuda: gemm with M=%d N=%d K=%d TransA=%d TransB=%d: sizes must be >= 0 and ops NoTrans or Trans",
@@ -70,6 +71,9 @@ func (b *BLAS) RowMajorGemm(g Gemm) error {
 		return nil
 	}
 	c := g.toColMajor()
+	if g.AType == R64F && g.BType == R64F && g.CType == R64F {
+		return b.Dgemm(c.ta, c.tb, c.m, c.n, c.k, 1, c.a, c.lda, c.b, c.ldb, float64(c.beta), c.c, c.ldc)
+	}
 	if c.allFloat32Def {
 		return b.Sgemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.a, c.lda, c.b, c.ldb, c.beta, c.c, c.ldc)
 	}

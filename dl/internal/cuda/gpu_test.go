@@ -309,3 +309,45 @@ func uploadAs(t *testing.T, c *Context, x []float32, typ DataType) DevPtr {
 	}
 	return d
 }
+
+// TestGPUDgemm checks the float64 path (cublasDgemm_v2) of RowMajorGemm.
+func TestGPUDgemm(t *testing.T) {
+	c := needGPU(t)
+	b, err := c.BLAS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const m, n, k = 65, 33, 129
+	r := rand.New(rand.NewPCG(rand.Uint64(), 5))
+	a32, b32 := randFloats(r, m*k), randFloats(r, k*n)
+	a64, b64 := make([]float64, m*k), make([]float64, k*n)
+	for i, v := range a32 {
+		a64[i] = float64(v)
+	}
+	for i, v := range b32 {
+		b64[i] = float64(v)
+	}
+	da, db, dc := mustAlloc(t, c, 8*m*k), mustAlloc(t, c, 8*k*n), mustAlloc(t, c, 8*m*n)
+	if err := Upload(c, da, a64); err != nil {
+		t.Fatal(err)
+	}
+	if err := Upload(c, db, b64); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Memset32(dc, nanBits, 2*m*n); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RowMajorGemm(Gemm{M: m, N: n, K: k, A: da, B: db, C: dc, AType: R64F, BType: R64F, CType: R64F}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, m*n)
+	if err := Download(c, got, dc); err != nil {
+		t.Fatal(err)
+	}
+	want, scale := gemmRef(NoTrans, NoTrans, m, n, k, a32, b32)
+	for i := range want {
+		if e := math.Abs(got[i]-want[i]) / scale[i]; !(e < 1e-14) {
+			t.Fatalf("Dgemm C[%d] = %v; want %v (relative error %.1e)", i, got[i], want[i], e)
+		}
+	}
+}

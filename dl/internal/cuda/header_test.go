@@ -157,7 +157,7 @@ func TestConstantsMatchHeaders(t *testing.T) {
 			"CUDA_ERROR_SYSTEM_NOT_READY": cudaErrorSystemNotReady, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH": cudaErrorDriverMismatch,
 			"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE": cudaErrorCompat,
 		}},
-		{"library_types.h", map[string]int{"CUDA_R_32F": int(R32F), "CUDA_R_16F": int(R16F), "CUDA_R_16BF": int(R16BF)}},
+		{"library_types.h", map[string]int{"CUDA_R_32F": int(R32F), "CUDA_R_64F": int(R64F), "CUDA_R_16F": int(R16F), "CUDA_R_16BF": int(R16BF)}},
 		{"cublas_api.h", map[string]int{
 			"CUBLAS_OP_N": int(NoTrans), "CUBLAS_OP_T": int(Trans), "CUBLAS_COMPUTE_32F": int(Compute32F),
 			"CUBLAS_COMPUTE_32F_PEDANTIC": int(Compute32FPedantic), "CUBLAS_COMPUTE_32F_FAST_TF32": int(Compute32FFastTF32),

@@ -74,7 +74,7 @@ func TestSymbolTablesComplete(t *testing.T) {
 var versionedInHeaders = []string{
 	"cuDeviceTotalMem", "cuDevicePrimaryCtxRelease", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemsetD8",
 	"cuMemsetD32", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
-	"cuStreamDestroy", "cuEventDestroy", "cublasCreate", "cublasDestroy", "cublasSetStream", "cublasSgemm",
+	"cuStreamDestroy", "cuEventDestroy", "cublasCreate", "cublasDestroy", "cublasSetStream", "cublasSgemm", "cublasDgemm",
 	"cublasGetVersion",
 }
 
