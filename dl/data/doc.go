@@ -1,0 +1,35 @@
+// Package data feeds examples to training loops: samplers that fix the order
+// of each epoch from a seed, and synthetic datasets that need no download.
+//
+// # Overview
+//
+// A [Sampler] returns the example indices of an epoch as a pure function of
+// the epoch number ([SequentialSampler], [RandomSampler]), so a run resumed
+// at epoch e sees the same order again, and a distributed sampler can split
+// one permutation between ranks (PyTorch's DistributedSampler seeds with
+// seed + epoch for the same reason). [Permutation] is the shuffle they use,
+// with its algorithm fixed in this package.
+//
+// Synthetic tasks: spirals and Gaussian blobs (classification), noisy linear
+// regression, and a [Teacher] network whose students' test loss falls as a
+// power law in model size and data — the scaling-law experiment of the
+// course, small enough to run live. Their numbers come from PCG with fixed
+// uniform and Box–Muller algorithms: a dataset depends only on its seed.
+//
+// Status: the Dataset/TensorDataset/DataLoader types and the *dl.Tensor
+// constructors of the synthetic tasks (Spirals, Blobs, Regression,
+// Teacher.Sample) come once package dl's tensor API is committed; the
+// generators behind them are here and tested.
+//
+// # Errors
+//
+// Misuse (a negative layer size, an input of the wrong length) panics with a
+// message naming the function and the fix.
+//
+// # Concepts
+//
+// Course: "¿Por qué el Deep Learning necesita Big Data?" and "Leyes de escala
+// (Scaling Laws)".
+// Paper: Sharma & Kaplan 2020 (arXiv:2004.10802) for the teacher–student
+// scaling law; Kaplan et al. 2020 (arXiv:2001.08361) for L(N) and L(D).
+package data
