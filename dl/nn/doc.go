@@ -1,0 +1,35 @@
+// Package nn holds dl's layers and their checkpoints: modules with named
+// parameters and state dicts saved as safetensors files that Python opens.
+//
+// # Overview
+//
+// Names follow PyTorch ("0.weight", "layers.1.bias"), so a state dict saved
+// here loads into the matching torch module with
+// safetensors.torch.load_file and load_state_dict. Initialisations are
+// PyTorch's defaults (Linear: kaiming_uniform_(a=√5) weights, that is
+// U(−1/√fan_in, 1/√fan_in), and the same bound for the bias).
+//
+// Loading is all-or-nothing: the checkpoint is read and compared with the
+// module in full (missing keys, unexpected keys, shape and dtype
+// mismatches, all listed at once in a *[StateDictError]) before any
+// parameter is written.
+//
+// Status: Module, Linear, Sequential, MLP, Embedding, LayerNorm, Dropout,
+// the activations, the causal Transformer block and Save/Load come once
+// package dl's tensor API is committed; the state-dict check and the
+// initialisation bounds are here and tested. testdata/mlp_step_anchor.py is
+// the PyTorch anchor of the MLP training-step benchmark.
+//
+// # Errors
+//
+// A checkpoint that does not fit the module is a *[StateDictError]; file
+// problems come from package dl/safetensors (errors wrapping
+// safetensors.ErrFormat, or I/O errors).
+//
+// # Concepts
+//
+// Course: "Almacenamiento para pipelines de DL" (checkpoints) and
+// "Prácticas de eficiencia computacional".
+// Paper: He et al. 2015, Delving Deep into Rectifiers (arXiv:1502.01852),
+// for the Kaiming initialisation.
+package nn
