@@ -17,11 +17,25 @@ import (
 // anchors.
 type goBench struct {
 	root, binDir string
-	bins         map[string]string // package dir -> test binary
+	bins         map[string]string  // package dir -> test binary
+	nsPerOp      map[string]float64 // benchmark -> ns/op of its last run
 }
 
 func newGoBench(root, binDir string) *goBench {
-	return &goBench{root: root, binDir: binDir, bins: map[string]string{}}
+	return &goBench{root: root, binDir: binDir, bins: map[string]string{}, nsPerOp: map[string]float64{}}
+}
+
+// benchtime is the -test.benchtime of the next run of bench: the budget
+// the first time; afterwards the iteration count that fills the budget at
+// the last run's speed ("Nx"), which spares testing.B its ramp-up (it
+// calls the benchmark with growing b.N, setup included, until one run
+// lasts the budget).
+func (g *goBench) benchtime(bench string, budget time.Duration) string {
+	ns, ok := g.nsPerOp[bench]
+	if !ok || ns <= 0 {
+		return budget.String()
+	}
+	return strconv.Itoa(max(1, int(float64(budget.Nanoseconds())/ns))) + "x"
 }
 
 // build compiles the test binary of pkg (a directory relative to root).
@@ -56,10 +70,11 @@ func (g *goBench) run(ctx context.Context, m measureSpec, budget time.Duration) 
 	if err != nil {
 		return 0, err
 	}
+	key := m.Go + " " + m.Bench
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-test.run=^$", "-test.bench="+benchPattern(m.Bench),
-		"-test.benchtime="+budget.String(), "-test.count=1")
+		"-test.benchtime="+g.benchtime(key, budget), "-test.count=1")
 	cmd.Dir = filepath.Join(g.root, m.Go) // as go test does
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -69,6 +84,9 @@ func (g *goBench) run(ctx context.Context, m measureSpec, budget time.Duration) 
 	v, err := parseBench(out.String(), m.Bench, m.Metric)
 	if err != nil {
 		return 0, fmt.Errorf("dlbd-bench: %s: %w\n%s", m.Go, err, out.String())
+	}
+	if ns, err := parseBench(out.String(), m.Bench, "ns/op"); err == nil {
+		g.nsPerOp[key] = ns
 	}
 	return v, nil
 }

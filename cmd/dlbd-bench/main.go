@@ -35,14 +35,15 @@ func main() {
 	out := flag.String("out", "build/bench.json", "JSON output")
 	python := flag.String("python", "/usr/bin/python3", "Python with the anchors' packages (Debian python3-numpy, python3-torch)")
 	list := flag.Bool("list", false, "list the entries and exit")
+	deadline := flag.Duration("deadline", 9*time.Minute, "start no new round (after the first two) that would end after this")
 	flag.Parse()
-	if err := mainErr(*rounds, *budget, *settle, *run, *dir, *out, *python, *list); err != nil {
+	if err := mainErr(*rounds, *budget, *settle, *deadline, *run, *dir, *out, *python, *list); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(rounds int, budget, settle time.Duration, run, dir, out, python string, list bool) error {
+func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, python string, list bool) error {
 	entries, err := loadEntries(dir)
 	if err != nil {
 		return err
@@ -81,7 +82,13 @@ func mainErr(rounds int, budget, settle time.Duration, run, dir, out, python str
 	r := newRunner(ctx, root, python, budget, settle)
 	defer r.close()
 	start := time.Now()
+	done := 0
 	for i := 0; i < rounds; i++ {
+		if el := time.Since(start); i >= 2 && el+el/time.Duration(i) > deadline {
+			fmt.Fprintf(os.Stderr, "dlbd-bench: stopping after %d rounds: another would end after -deadline %s\n", i, deadline)
+			break
+		}
+		done++
 		for _, e := range entries {
 			r.measureEntry(e, i%2 == 1)
 		}
@@ -92,6 +99,6 @@ func mainErr(rounds int, budget, settle time.Duration, run, dir, out, python str
 	if err := writeJSON(out, results); err != nil {
 		return err
 	}
-	fmt.Printf("\nwrote %s (%d entries, %d rounds, %s)\n", out, len(results), rounds, time.Since(start).Round(time.Second))
+	fmt.Printf("\nwrote %s (%d entries, %d rounds, %s)\n", out, len(results), done, time.Since(start).Round(time.Second))
 	return nil
 }

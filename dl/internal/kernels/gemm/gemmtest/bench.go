@@ -3,6 +3,7 @@ package gemmtest
 import (
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -17,15 +18,7 @@ type GemmFunc[T gemm.Float] func(tA, tB bool, m, n, k int, alpha T, a []T, lda i
 // parallelism and the runtime's helpers are held to the same cores.  It
 // reports GFLOP/s = 2mnk/t and sets bytes to the operands' size.
 func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int), tA, tB bool, m, n, k, th int) {
-	r := rand.New(rand.NewPCG(uint64(m), uint64(n*k)))
-	rnd := func(size int) []T {
-		s := make([]T, size)
-		for i := range s {
-			s[i] = T(r.NormFloat64())
-		}
-		return s
-	}
-	a, bm, c := rnd(m*k), rnd(k*n), make([]T, m*n)
+	a, bm, c := randSlice[T](m*k, 1), randSlice[T](k*n, 2), make([]T, m*n)
 	lda, ldb := k, n
 	if tA {
 		lda = m
@@ -44,6 +37,32 @@ func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int), t
 		gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n)
 	}
 	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// randCache keeps benchmark operands between the calls testing.B makes
+// of one benchmark function (b.N = 1, then the real run): filling 4M
+// normal numbers costs more than the n = 2048 product being timed.
+var randCache sync.Map // randKey -> []T
+
+type randKey struct {
+	size, seed, elem int
+}
+
+// randSlice returns size normal numbers, the same for the same arguments;
+// callers must not modify it.
+func randSlice[T gemm.Float](size, seed int) []T {
+	var z T
+	key := randKey{size, seed, int(unsafe.Sizeof(z))}
+	if s, ok := randCache.Load(key); ok {
+		return s.([]T)
+	}
+	r := rand.New(rand.NewPCG(uint64(size), uint64(seed)))
+	s := make([]T, size)
+	for i := range s {
+		s[i] = T(r.NormFloat64())
+	}
+	randCache.Store(key, s)
+	return s
 }
 
 // MLPShapes are the products of one training step of the MLP
@@ -83,15 +102,7 @@ var BatchedShapes = []struct {
 // BenchBatched times a strided batched product on th goroutines,
 // reporting GFLOP/s = 2·count·mnk/t.
 func BenchBatched[T gemm.Float](b *testing.B, batched func(tA, tB bool, m, n, k int, a []T, lda, sa int, bm []T, ldb, sb int, c []T, ldc, sc, count int), setThreads func(int), tA, tB bool, count, m, n, k, th int) {
-	r := rand.New(rand.NewPCG(uint64(count), uint64(m*n*k)))
-	rnd := func(size int) []T {
-		s := make([]T, size)
-		for i := range s {
-			s[i] = T(r.NormFloat64())
-		}
-		return s
-	}
-	a, bm, c := rnd(count*m*k), rnd(count*k*n), make([]T, count*m*n)
+	a, bm, c := randSlice[T](count*m*k, 1), randSlice[T](count*k*n, 2), make([]T, count*m*n)
 	lda, ldb := k, n
 	if tA {
 		lda = m
