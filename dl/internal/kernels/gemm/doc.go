@@ -16,7 +16,14 @@
 //     vectorizadas"): read it first.
 //   - [Blocked] is the GotoBLAS/BLIS algorithm: it packs blocks of A and B
 //     into the order a small register-blocked micro-kernel ([MicroKernel])
-//     reads them, so that the inner loops run out of L1/L2 cache.
+//     reads them, so that the inner loops run out of L1/L2 cache.  Its
+//     goroutines share the packed B block and take chunks of C from atomic
+//     counters (job.go); the helpers are pool workers (pool.go) that spin
+//     briefly after each task and then park, and live for the process.
+//   - [Kernels.RunBatched] runs strided batches (torch.bmm).
+//
+// The dtype packages' kernels are tested by the gemmtest suite: every code
+// path against a float64 truth with a rounding-error bound.
 //
 // # Errors
 //
