@@ -26,19 +26,26 @@ func ncclRanks(t *testing.T) []*Context {
 	return ctxs
 }
 
-// TestNCCLAllReduce sums one buffer per GPU, first from one goroutine
-// inside a Group, then from one goroutine per rank (dl/dist's model).
-func TestNCCLAllReduce(t *testing.T) {
-	ctxs := ncclRanks(t)
+// initComms creates one communicator per context, destroyed at cleanup.
+func initComms(t *testing.T, ctxs []*Context) []*Comm {
+	t.Helper()
 	comms, err := CommInitAll(ctxs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		for _, c := range comms {
 			c.Destroy()
 		}
-	}()
+	})
+	return comms
+}
+
+// TestNCCLAllReduce sums one buffer per GPU, first from one goroutine
+// inside a Group, then from one goroutine per rank (dl/dist's model).
+func TestNCCLAllReduce(t *testing.T) {
+	ctxs := ncclRanks(t)
+	comms := initComms(t, ctxs)
 	const count = 1<<16 + 1
 	r := rand.New(rand.NewPCG(rand.Uint64(), 4))
 	for _, mode := range []string{"group", "goroutine-per-rank"} {
@@ -59,7 +66,7 @@ func TestNCCLAllReduce(t *testing.T) {
 				}
 			}
 			if mode == "group" {
-				err = Group(func() error {
+				err := Group(func() error {
 					for i, cm := range comms {
 						if err := cm.AllReduce(bufs[i], bufs[i], count, NCCLFloat32, Sum, 0); err != nil {
 							return err
@@ -97,15 +104,7 @@ func TestNCCLAllReduce(t *testing.T) {
 // TestNCCLAllGatherReduceScatterBroadcast checks the other collectives.
 func TestNCCLAllGatherReduceScatterBroadcast(t *testing.T) {
 	ctxs := ncclRanks(t)
-	comms, err := CommInitAll(ctxs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		for _, c := range comms {
-			c.Destroy()
-		}
-	}()
+	comms := initComms(t, ctxs)
 	const count = 1000
 	p := len(ctxs)
 	send, recv := make([]DevPtr, p), make([]DevPtr, p)
