@@ -36,6 +36,13 @@ func widenLogTicks(raw []byte) ([]byte, error) {
 		if span := math.Log10(hi) - math.Log10(lo); span >= 9.5 {
 			k := math.Ceil(span / 9)
 			ax["logBase"] = math.Pow(10, k)
+			// Round the default bounds to whole ticks, so no label sits a decade from the next.
+			if isFunc(ax["min"]) {
+				ax["min"] = string(JS(sprintf(`function (v) { return Math.pow(10, %g * Math.floor(Math.log10(v.min) / %g + 1e-9)); }`, k, k)))
+			}
+			if isFunc(ax["max"]) {
+				ax["max"] = string(JS(sprintf(`function (v) { return Math.pow(10, %g * Math.ceil(Math.log10(v.max) / %g - 1e-9)); }`, k, k)))
+			}
 			changed = true
 		}
 	}
@@ -78,4 +85,10 @@ func dataExtent(series any, dim int) (lo, hi float64) {
 		}
 	}
 	return lo, hi
+}
+
+// isFunc reports whether v is a marked JavaScript function (see JS).
+func isFunc(v any) bool {
+	s, ok := v.(string)
+	return ok && len(s) > 2*len(funcMarker) && s[:len(funcMarker)] == funcMarker
 }
