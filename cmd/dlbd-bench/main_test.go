@@ -118,6 +118,9 @@ func TestResultsRatio(t *testing.T) {
 	if *rs[0].Ratio != 0.25 || rs[0].Anchor != "np [X unset]" || *rs[0].AnchorValue != 8 {
 		t.Errorf("throughput result = %+v (ratio %v); want the faster anchor 8 and ratio 2/8", rs[0], *rs[0].Ratio)
 	}
+	if rs[1].paired != 0.5 {
+		t.Errorf("paired ratio = %v; want 0.5", rs[1].paired)
+	}
 	if *rs[1].Ratio != 0.5 || math.IsNaN(rs[1].Value) {
 		t.Errorf("time result ratio = %v; want anchor/ours = 0.5", *rs[1].Ratio)
 	}

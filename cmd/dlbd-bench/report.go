@@ -21,7 +21,8 @@ type result struct {
 	AnchorValue *float64 `json:"anchor_value"`
 	Ratio       *float64 `json:"ratio"`
 
-	spread string // min..max of ours over rounds, for the table
+	spread string  // min..max of ours over rounds, for the table
+	paired float64 // median over rounds of that round's ours/anchor ratio (0: none)
 }
 
 func median(xs []float64) float64 {
@@ -62,6 +63,7 @@ func (r *runner) results(entries []entry) []result {
 					ratio = best / res.Value
 				}
 				res.AnchorValue, res.Ratio = &best, &ratio
+				res.paired = pairedRatio(xs, r.anchors[e.Name][bestName], e.Higher)
 			}
 		}
 		out = append(out, res)
@@ -69,16 +71,37 @@ func (r *runner) results(entries []entry) []result {
 	return out
 }
 
+// pairedRatio is the median over rounds of ours/anchor within the round
+// (anchor/ours for times): each pair ran back to back, so a load that
+// comes and goes between rounds cancels out.  0 if the rounds do not pair.
+func pairedRatio(ours, anchor []float64, higher bool) float64 {
+	if len(ours) != len(anchor) || len(ours) == 0 {
+		return 0
+	}
+	rs := make([]float64, len(ours))
+	for i := range ours {
+		rs[i] = ours[i] / anchor[i]
+		if !higher {
+			rs[i] = anchor[i] / ours[i]
+		}
+	}
+	return median(rs)
+}
+
 func printTable(w io.Writer, rs []result, anchors []string) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "name\tours\tunit\tanchor\tanchor value\tratio\tours min..max\t")
+	fmt.Fprintln(tw, "name\tours\tunit\tanchor\tanchor value\tratio\tpaired\tours min..max\t")
 	for _, r := range rs {
-		av, ratio := "-", "-"
+		av, ratio, paired := "-", "-", "-"
 		if r.AnchorValue != nil {
 			av, ratio = fmt.Sprintf("%.4g", *r.AnchorValue), fmt.Sprintf("%.2f", *r.Ratio)
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t\n", r.Name, r.Value, r.Unit, r.Anchor, av, ratio, r.spread)
+		if r.paired > 0 {
+			paired = fmt.Sprintf("%.2f", r.paired)
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Name, r.Value, r.Unit, r.Anchor, av, ratio, paired, r.spread)
 	}
+	fmt.Fprintln(w, "ratio: median ours / median anchor (as in bench.json); paired: median over rounds of the round's ratio")
 	tw.Flush()
 	for _, a := range anchors {
 		fmt.Fprintln(w, "anchor", a)
