@@ -8,13 +8,13 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 )
 
-// transposePanelAVX512 transposes blocks of rows x 16 floats (rows 14 or
-// 16, strides in bytes): dst[(16b+j)*dstStride/4 + i] =
-// src[i*srcStride/4 + 16b + j] for i < rows, j < 16, b < blocks
-// (pack_amd64.s).
+// transposePanelAVX512 transposes blocks of rows x 16 floats, zero-padded
+// to width lanes (rows <= width <= 16, strides in bytes):
+// dst[(16b+j)*dstStride/4 + i] = src[i*srcStride/4 + 16b + j] for i < rows
+// and 0 for rows <= i < width, j < 16, b < blocks (pack_amd64.s).
 //
 //go:noescape
-func transposePanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, blocks int)
+func transposePanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, rows, width, blocks int)
 
 // copyPanelAVX512 copies count rows of valid floats and zero-pads each to
 // width (valid <= width <= 32; strides in bytes) (pack_amd64.s).
@@ -26,6 +26,10 @@ func copyPanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, v
 // 16x16 transposes (A) or masked row copies (Aᵀ) instead of scalar loops.
 // pprof put the scalar packing of A at ~10% of a 1-thread n=1024 multiply.
 func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
+	if mr > 16 { // the transposes produce at most 16 lanes
+		gemm.PackA(dst, p, ic, pc, mc, kc, mr)
+		return
+	}
 	for q := 0; q*mr < mc; q++ {
 		rows := min(mr, mc-q*mr)
 		panel := dst[q*mr*kc : (q+1)*mr*kc]
@@ -36,19 +40,18 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 			copyPanelAVX512(&panel[0], 4*mr, &p.A[pc*p.LDA+i0], 4*p.LDA, rows, mr, kc)
 			continue
 		}
-		if rows != mr || mr > 16 || mr < 14 {
-			gemm.PackA(panel, p, i0, pc, rows, kc, mr)
-			continue
-		}
 		blocks := kc / 16
 		if blocks > 0 {
-			transposePanelAVX512(&panel[0], 4*mr, &p.A[i0*p.LDA+pc], 4*p.LDA, mr, blocks)
+			transposePanelAVX512(&panel[0], 4*mr, &p.A[i0*p.LDA+pc], 4*p.LDA, rows, mr, blocks)
 		}
 		// The last kc%16 columns, like gemm.PackA.
-		for r := 0; r < rows; r++ {
-			src := p.A[(i0+r)*p.LDA+pc:][:kc]
-			for s := blocks * 16; s < kc; s++ {
-				panel[s*mr+r] = src[s]
+		for s := blocks * 16; s < kc; s++ {
+			d := panel[s*mr : s*mr+mr]
+			for r := range d {
+				d[r] = 0
+				if r < rows {
+					d[r] = p.A[(i0+r)*p.LDA+pc+s]
+				}
 			}
 		}
 	}
@@ -57,6 +60,10 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 // packB512 is gemm.PackB for AVX-512 (NR = 32): masked row copies (B) or
 // two 16-row transposes per micro-panel (Bᵀ).
 func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
+	if nr != 32 { // Bᵀ is packed with two 16-lane transposes
+		gemm.PackB(dst, p, pc, jc, kc, nc, nr)
+		return
+	}
 	for q := 0; q*nr < nc; q++ {
 		cols := min(nr, nc-q*nr)
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
@@ -65,20 +72,23 @@ func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 			copyPanelAVX512(&panel[0], 4*nr, &p.B[pc*p.LDB+j0], 4*p.LDB, cols, nr, kc)
 			continue
 		}
-		if cols != nr || nr != 32 {
-			gemm.PackB(panel, p, pc, j0, kc, cols, nr)
-			continue
-		}
 		blocks := kc / 16
 		if blocks > 0 {
+			// Columns j0..j0+15 and j0+16..j0+31 of op(B) are rows of B.
 			src := &p.B[j0*p.LDB+pc]
-			transposePanelAVX512(&panel[0], 4*nr, src, 4*p.LDB, 16, blocks)
-			transposePanelAVX512(&panel[16], 4*nr, (*float32)(unsafe.Add(unsafe.Pointer(src), 16*4*p.LDB)), 4*p.LDB, 16, blocks)
+			transposePanelAVX512(&panel[0], 4*nr, src, 4*p.LDB, min(cols, 16), 16, blocks)
+			if cols > 16 {
+				src = (*float32)(unsafe.Add(unsafe.Pointer(src), 16*4*p.LDB))
+			}
+			transposePanelAVX512(&panel[16], 4*nr, src, 4*p.LDB, max(cols-16, 0), 16, blocks)
 		}
-		for j := 0; j < nr; j++ {
-			src := p.B[(j0+j)*p.LDB+pc:][:kc]
-			for s := blocks * 16; s < kc; s++ {
-				panel[s*nr+j] = src[s]
+		for s := blocks * 16; s < kc; s++ {
+			d := panel[s*nr : s*nr+nr]
+			for j := range d {
+				d[j] = 0
+				if j < cols {
+					d[j] = p.B[(j0+j)*p.LDB+pc+s]
+				}
 			}
 		}
 	}

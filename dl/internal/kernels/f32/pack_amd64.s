@@ -2,17 +2,21 @@
 
 #include "textflag.h"
 
-// func transposePanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, blocks int)
+// func transposePanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, rows, width, blocks int)
 //
-// Transposes blocks of rows x 16 floats (rows = 14 or 16; strides in bytes):
-// block b reads rows i < rows at src + i*srcStride + 64*b and writes
-// columns j < 16 at dst + (16*b + j)*dstStride, rows lanes each.  Go
-// equivalent:
+// Transposes blocks of rows x 16 floats (0 <= rows <= width <= 16; strides
+// in bytes), zero-padded to width: block b reads rows i < rows at
+// src + i*srcStride + 64*b and writes columns j < 16 at
+// dst + (16*b + j)*dstStride, width lanes each.  Go equivalent:
 //
 //	for b := 0; b < blocks; b++ {
 //		for j := 0; j < 16; j++ {
-//			for i := 0; i < rows; i++ {
-//				dst[(16*b+j)*dstStride/4 + i] = src[i*srcStride/4 + 16*b + j]
+//			for i := 0; i < width; i++ {
+//				v := float32(0)
+//				if i < rows {
+//					v = src[i*srcStride/4 + 16*b + j]
+//				}
+//				dst[(16*b+j)*dstStride/4 + i] = v
 //			}
 //		}
 //	}
@@ -45,17 +49,25 @@
 	VSHUFF32X4 $0x88, b, a, lo; \
 	VSHUFF32X4 $0xDD, b, a, hi
 
-TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-48
+// LOADROW: reg = row r if r < rows (AX), else zero (partial panels only).
+#define LOADROW(r, addr, reg) \
+	VPXORD  reg, reg, reg; \
+	CMPQ    AX, $r; \
+	JLE     2(PC); \
+	VMOVUPS addr, reg
+
+TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ dstStride+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ srcStride+24(FP), BX
 	MOVQ rows+32(FP), AX
-	MOVQ blocks+40(FP), CX
+	MOVQ width+40(FP), R12
+	MOVQ blocks+48(FP), CX
 
-	// K1 = (1 << rows) - 1: the lanes stored per output column.
+	// K1 = (1 << width) - 1: the lanes stored per output column.
 	MOVQ $1, R8
-	SHLXQ AX, R8, R8
+	SHLXQ R12, R8, R8
 	DECQ R8
 	KMOVW R8, K1
 
@@ -65,8 +77,34 @@ TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-48
 	JZ    done
 
 block:
-	// Load rows 0..13 (R11 walks groups of rows), and 14, 15 if rows == 16.
-	MOVQ    SI, R11
+	MOVQ SI, R11
+	CMPQ AX, $14
+	JGE  full
+
+	// A partial panel: load rows < rows, zero the others.
+	LOADROW(0, (R11), Z0)
+	LOADROW(1, (R11)(BX*1), Z1)
+	LOADROW(2, (R11)(BX*2), Z2)
+	LOADROW(3, (R11)(R9*1), Z3)
+	LEAQ    (R11)(BX*4), R11
+	LOADROW(4, (R11), Z4)
+	LOADROW(5, (R11)(BX*1), Z5)
+	LOADROW(6, (R11)(BX*2), Z6)
+	LOADROW(7, (R11)(R9*1), Z7)
+	LEAQ    (R11)(BX*4), R11
+	LOADROW(8, (R11), Z8)
+	LOADROW(9, (R11)(BX*1), Z9)
+	LOADROW(10, (R11)(BX*2), Z10)
+	LOADROW(11, (R11)(R9*1), Z11)
+	LEAQ    (R11)(BX*4), R11
+	LOADROW(12, (R11), Z12)
+	VPXORD  Z13, Z13, Z13
+	VPXORD  Z14, Z14, Z14
+	VPXORD  Z15, Z15, Z15
+	JMP     loaded
+
+full:
+	// Rows 0..13 (R11 walks groups of rows), and 14, 15 if rows > 14, 15.
 	VMOVUPS (R11), Z0
 	VMOVUPS (R11)(BX*1), Z1
 	VMOVUPS (R11)(BX*2), Z2
@@ -84,12 +122,8 @@ block:
 	LEAQ    (R11)(BX*4), R11
 	VMOVUPS (R11), Z12
 	VMOVUPS (R11)(BX*1), Z13
-	VPXORD  Z14, Z14, Z14
-	VPXORD  Z15, Z15, Z15
-	CMPQ    AX, $16
-	JNE     loaded
-	VMOVUPS (R11)(BX*2), Z14
-	VMOVUPS (R11)(R9*1), Z15
+	LOADROW(14, (R11)(BX*2), Z14)
+	LOADROW(15, (R11)(R9*1), Z15)
 
 loaded:
 	// t(2g), t(2g+1) = unpack rows 2g, 2g+1      -> Z16..Z31

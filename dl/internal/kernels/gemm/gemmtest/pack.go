@@ -27,10 +27,11 @@ const guard = 16 // NaN elements after each packed block that must survive
 func PackSuite[T gemm.Float](t *testing.T, f PackFuncs[T]) {
 	r := rand.New(rand.NewPCG(11, 12))
 	nan := T(math.NaN())
-	for it := 0; it < 300; it++ {
+	for it := 0; it < 600; it++ {
 		tr := it%2 == 1
-		mc := []int{1, 7, f.MR - 1, f.MR, f.MR + 1, 2 * f.MR, 3*f.MR + 5}[r.IntN(7)]
-		nc := []int{1, 9, f.NR - 1, f.NR, f.NR + 3, 2 * f.NR, 3*f.NR + 1}[r.IntN(7)]
+		// Every partial-panel size: mc and nc anywhere up to 3 panels.
+		mc := 1 + r.IntN(3*f.MR)
+		nc := 1 + r.IntN(3*f.NR)
 		kc := []int{0, 1, 7, 8, 9, 15, 16, 17, 33, 64, 71}[r.IntN(11)]
 		if kc == 0 {
 			continue
