@@ -2,17 +2,21 @@
 
 #include "textflag.h"
 
-// func transposePanelAVX512(dst *float64, dstStride int, src *float64, srcStride int, rows int, blocks int)
+// func transposePanelAVX512(dst *float64, dstStride int, src *float64, srcStride int, rows, width, blocks int)
 //
-// Transposes blocks of 8 rows x 8 doubles (strides in bytes), storing the
-// first rows lanes (1 <= rows <= 8) of each column: block b reads rows
-// i < 8 at src + i*srcStride + 64*b (rows >= `rows` are not read) and
-// writes column j < 8 at dst + (8*b + j)*dstStride.  Go equivalent:
+// Transposes blocks of rows x 8 doubles, zero-padded to width lanes
+// (0 <= rows <= width <= 8; strides in bytes): block b reads rows
+// i < rows at src + i*srcStride + 64*b and writes column j < 8 at
+// dst + (8*b + j)*dstStride, width lanes.  Go equivalent:
 //
 //	for b := 0; b < blocks; b++ {
 //		for j := 0; j < 8; j++ {
-//			for i := 0; i < rows; i++ {
-//				dst[(8*b+j)*dstStride/8 + i] = src[i*srcStride/8 + 8*b + j]
+//			for i := 0; i < width; i++ {
+//				v := 0.0
+//				if i < rows {
+//					v = src[i*srcStride/8 + 8*b + j]
+//				}
+//				dst[(8*b+j)*dstStride/8 + i] = v
 //			}
 //		}
 //	}
@@ -39,17 +43,18 @@
 	JLE    2(PC); \
 	VMOVUPD addr, reg
 
-TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-48
+TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ dstStride+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ srcStride+24(FP), BX
 	MOVQ rows+32(FP), AX
-	MOVQ blocks+40(FP), CX
+	MOVQ width+40(FP), R12
+	MOVQ blocks+48(FP), CX
 
-	// K1 = (1 << rows) - 1: the lanes stored per output column.
+	// K1 = (1 << width) - 1: the lanes stored per output column.
 	MOVQ  $1, R8
-	SHLXQ AX, R8, R8
+	SHLXQ R12, R8, R8
 	DECQ  R8
 	KMOVW R8, K1
 
@@ -60,7 +65,7 @@ TEXT ·transposePanelAVX512(SB), NOSPLIT, $0-48
 
 block:
 	MOVQ    SI, R11
-	VMOVUPD (R11), Z0
+	LOADROW(0, (R11), Z0)
 	LOADROW(1, (R11)(BX*1), Z1)
 	LOADROW(2, (R11)(BX*2), Z2)
 	LOADROW(3, (R11)(R9*1), Z3)
