@@ -1,0 +1,113 @@
+package dl
+
+// This file is the seam between dl's ops and the code that owns device
+// memory and runs kernels on it.
+//
+// A backend serves one DeviceKind.  hostBackend serves CPU and Sim (Go
+// memory; Go and assembly kernels).  The CUDA backend (dl/cuda_*.go) sets
+// cudaBackend from an init function: its memory methods are what the
+// caching allocator and To need; once it also implements kernels, ops run
+// on CUDA devices, and until then they panic with a *DeviceError.
+//
+// Ops never touch device memory directly.  They check shapes, dtypes and
+// devices, allocate outputs with newTensor (the caching allocator in
+// memory.go calls malloc only on a cache miss), and call kernels on views.
+// Kernels receive Float32 or Float64 views only, except fill, cast and
+// permute: ops decode Float16/BFloat16 to float32 before computing and
+// encode the result (float32 accumulation, see half_compute.go).  Every
+// view is a contiguous row-major range of one storage.
+
+// buffer is one allocation of device memory: host memory (host != nil)
+// or a device address (addr).
+type buffer struct {
+	addr uintptr // device address (device backends)
+	host []byte  // the memory (host backends); nil on devices
+}
+
+// memoryBackend allocates and copies device memory.
+type memoryBackend interface {
+	// deviceCount returns the number of devices of this kind.
+	deviceCount() int
+	// malloc returns nbytes of fresh memory on dev, or an error if the
+	// device has none left (wrapping the driver's out-of-memory error).
+	malloc(dev Device, nbytes int) (buffer, error)
+	// free returns memory obtained from malloc.
+	free(dev Device, b buffer)
+	// copy copies n bytes from src (on sd, from byte srcOff) to dst (on
+	// dd, from byte dstOff).  One of the devices may be a host device,
+	// whose buffers have host set.
+	copy(dd Device, dst buffer, dstOff int, sd Device, src buffer, srcOff int, n int)
+}
+
+// kernels computes on views of one device's memory.  Methods may panic
+// with a dl error; arguments are valid (ops check them).
+type kernels interface {
+	// fill sets every element of dst to v (any dtype).
+	fill(dst view, v float64)
+	// cast converts src into dst (same length, any dtypes).
+	cast(dst, src view)
+	// unary computes dst[i] = op(src[i]).
+	unary(op unaryOp, dst, src view)
+	// binary computes dst = op(a, b) with broadcasting described by bc
+	// (nil: a, b and dst have the same length).
+	binary(op binaryOp, dst, a, b view, bc *broadcast)
+	// scalar computes dst[i] = op(src[i], s).
+	scalar(op scalarOp, dst, src view, s float64)
+	// reduce reduces src, seen as [outer, n, inner], over its middle axis
+	// into dst [outer, inner].  For argmax dst holds indices as floats.
+	reduce(op reduceOp, dst, src view, outer, n, inner int)
+	// permute copies src (shape dims, any dtype) into dst, whose axis i
+	// is src's axis perm[i].
+	permute(dst, src view, dims, perm []int)
+	// gemm computes batch products C = alpha*op(A)*op(B) + beta*C with
+	// gonum's Sgemm conventions (see gemmArgs).
+	gemm(k MatMulKernel, g *gemmArgs)
+}
+
+// view is a contiguous range of n elements of a storage, starting at
+// element off.
+type view struct {
+	st  *storage
+	off int
+	n   int
+}
+
+// cudaBackend is the CUDA backend, set by dl/cuda_backend.go's init; nil
+// in builds without it.
+var cudaBackend memoryBackend
+
+// memoryBackendOf returns the memory backend of dev's kind.
+func memoryBackendOf(dev Device) memoryBackend {
+	if dev.IsHost() {
+		return host
+	}
+	return cudaBackend
+}
+
+// kernelsOf returns the kernels for dev, panicking with a *DeviceError
+// naming op if dev does not exist or has no kernels.
+func kernelsOf(op string, dev Device) kernels {
+	if dev.IsHost() {
+		return host
+	}
+	dev.check(op)
+	if k, ok := cudaBackend.(kernels); ok {
+		return k
+	}
+	panic(&DeviceError{Op: op, Devices: []Device{dev}, Reason: "the CUDA backend does not compute this op yet",
+		Fix: "move the tensors to the CPU with .To(dl.CPU)"})
+}
+
+// k returns the kernels of t's device.
+func (t *Tensor) k(op string) kernels { return kernelsOf(op, t.dev) }
+
+// copyView copies src's elements into dst (same dtype and length, same
+// device kind or host).
+func copyView(dst, src view) {
+	sz := dst.st.dtype.Size()
+	be := memoryBackendOf(dst.st.dev)
+	if !src.st.dev.IsHost() {
+		be = cudaBackend
+	}
+	be.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
+}

@@ -1,0 +1,81 @@
+// Package dl is dlbd's tensor library: device-aware n-dimensional arrays,
+// the operations of deep learning, reverse-mode automatic differentiation
+// and exact per-device memory accounting, written to be read by students
+// of "Deep Learning y Big Data".
+//
+// # Overview
+//
+// A [Tensor] is a dense, row-major array of a [DType] (Float32 by
+// default, Float64, and the 2-byte Float16 and BFloat16, computed with
+// float32 accumulation) on a [Device] ([CPU], simulated devices [Sim] and
+// [CUDA] GPUs).  Create tensors with [Zeros], [Ones], [Full], [Arange],
+// [FromSlice], [Rand] and [Randn], or with an [Options] value naming the
+// device, dtype and [Generator].  Ops are methods that return new tensors
+// (Add, Mul, MatMul, Sum, ReLU, ...); methods ending in InPlace modify
+// the receiver and are invisible to autograd.  [Tensor.String] prints like
+// PyTorch.
+//
+// Autograd: mark leaves with [Tensor.SetRequiresGrad], compute, call
+// [Tensor.Backward] on a scalar, read [Tensor.Grad].  [NoGrad] disables
+// recording on the calling goroutine.  Leaf hooks
+// ([Tensor.RegisterPostAccumulateGradHook]) fire when a gradient is final.
+//
+// Memory: [MemoryStats] reports allocated, peak and reserved bytes per
+// device; [Tensor.Release] frees a tensor now; [Tensor.To] copies between
+// devices and [TransferStats] counts the bytes moved.
+//
+// # Errors
+//
+// Misusing tensors panics with a typed error naming the operation, the
+// shapes, dtypes or devices involved and the fix: [*ShapeError],
+// [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError]
+// and [*AutogradError], which unwrap to [ErrShape], [ErrDevice],
+// [ErrDType], [ErrOutOfMemory], [ErrReleased] and [ErrAutograd].  [Catch]
+// turns such a panic into an error.  Configuration that depends on the
+// environment ([ConfigureSim]) returns an error.
+//
+// # Concepts
+//
+// Course: "Computación eficiente para Deep Learning", "De bucles for a
+// operaciones vectorizadas", "Devices en TensorFlow y PyTorch".
+//
+// Devices.  Data moves between devices only through To, whose cost is the
+// bytes it copies.  An op on tensors of two devices panics with a
+// *DeviceError naming both and the fix (.To(dev)).  Sim devices are host
+// memory with their own accounting, an optional capacity (exceeding it is
+// an out-of-memory error worded like CUDA's) and a hardware profile from
+// the facts dataset, used only by estimates.
+//
+// Memory and release.  Every device has a caching allocator, like
+// PyTorch's: released memory is kept by size class and reused, because
+// fresh memory is expensive (a page fault per 4 KiB on first touch on the
+// host, a cuMemAlloc on a GPU).  MemoryStats.Allocated counts the exact
+// bytes of live tensors.  Memory is released deterministically in three
+// ways: Release; Backward, which releases the graph it walked (the
+// intermediate results, except the tensor Backward was called on and
+// tensors marked with Retain, and what ops saved for backward); and
+// ZeroGrad, which releases gradients.  Using a released tensor panics
+// with a *ReleasedError saying how to keep it.  A tensor that is simply
+// dropped is released by a runtime cleanup when the garbage collector
+// finds it, which is not deterministic: code that measures peaks releases
+// explicitly.  Float32Data and Float64Data return the host memory itself
+// (no copy) for optimisers and collectives; autograd does not see writes
+// through them.
+//
+// Autograd is a dynamic tape (define by run): each op on tensors that
+// require grad records a node with a backward function; Backward visits
+// the nodes in reverse topological order, summing the gradients of tensors
+// used several times, and accumulates into the leaves' Grad across calls.
+// The grad mode of NoGrad is goroutine-local (dl/internal/gls), as
+// PyTorch's is thread-local, so data-parallel ranks running as goroutines
+// do not disturb each other.
+//
+// Backends.  Ops check their arguments and call kernels through a small
+// internal interface (backend.go): a memory part (deviceCount, malloc,
+// free, copy) under the caching allocator, and a kernel part (fill, cast,
+// unary, binary with broadcasting, scalar, reduce, permute, gemm) on
+// contiguous views.  The host backend serves CPU and Sim; the CUDA backend
+// plugs in from dl/cuda_*.go by setting cudaBackend.  MatMul on the host
+// uses the GEMM kernels of dl/internal/kernels (naive, blocked, gonum,
+// SIMD assembly; see MatMulKernel).
+package dl

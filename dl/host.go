@@ -1,0 +1,150 @@
+package dl
+
+import (
+	"unsafe"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/half"
+)
+
+// hostBackend serves CPU and Sim devices: memory is Go memory, kernels are
+// loops over slices (and the assembly GEMM of dl/internal/kernels).
+type hostBackend struct{}
+
+var host = hostBackend{}
+
+var (
+	_ memoryBackend = host
+	_ kernels       = host
+)
+
+func (hostBackend) deviceCount() int { return simCount() } // CPU's count is answered by DeviceCount
+
+// malloc returns fresh, zeroed Go memory, 8-byte aligned.  Touching it the
+// first time costs page faults, which is why the allocator caches blocks.
+func (hostBackend) malloc(_ Device, nbytes int) (buffer, error) {
+	words := make([]uint64, (nbytes+7)/8)
+	return buffer{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}, nil
+}
+
+// free drops the buffer; the garbage collector reclaims it.
+func (hostBackend) free(Device, buffer) {}
+
+func (hostBackend) copy(_ Device, dst buffer, dstOff int, _ Device, src buffer, srcOff int, n int) {
+	copy(dst.host[dstOff:dstOff+n], src.host[srcOff:srcOff+n])
+}
+
+func (h hostBackend) cast(dst, src view) {
+	from, to := src.st.dtype, dst.st.dtype
+	switch {
+	case from == to:
+		copyView(dst, src)
+	case from == Float32 && to == Float64:
+		convert(dst.f64(), src.f32())
+	case from == Float64 && to == Float32:
+		convert(dst.f32(), src.f64())
+	case from == Float32 && to == Float16:
+		half.EncodeFloat16(dst.u16(), src.f32())
+	case from == Float32 && to == BFloat16:
+		half.EncodeBFloat16(dst.u16(), src.f32())
+	case from == Float16 && to == Float32:
+		half.DecodeFloat16(dst.f32(), src.u16())
+	case from == BFloat16 && to == Float32:
+		half.DecodeBFloat16(dst.f32(), src.u16())
+	default: // through float32: Float64 <-> half, Float16 <-> BFloat16
+		buf, _ := h.malloc(CPU, src.n*4)
+		tmp := view{st: &storage{dtype: Float32, n: src.n, blk: &block{buf: buf}}, n: src.n}
+		h.cast(tmp, src)
+		h.cast(dst, tmp)
+	}
+}
+
+func convert[D, S float](dst []D, src []S) {
+	src = src[:len(dst)]
+	for i, x := range src {
+		dst[i] = D(x)
+	}
+}
+
+func (hostBackend) fill(dst view, v float64) {
+	switch dst.st.dtype {
+	case Float32:
+		fillSlice(dst.f32(), float32(v))
+	case Float64:
+		fillSlice(dst.f64(), v)
+	case Float16:
+		fillSlice(dst.u16(), half.Float32ToFloat16(float32(v)))
+	case BFloat16:
+		fillSlice(dst.u16(), half.Float32ToBFloat16(float32(v)))
+	}
+}
+
+func fillSlice[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
+}
+
+// permute copies src (shape dims) into dst so that dst's axis i is src's
+// axis perm[i].  The innermost destination axis is copied in a tight
+// loop; the outer axes advance like an odometer.
+func (hostBackend) permute(dst, src view, dims, perm []int) {
+	switch dst.st.dtype {
+	case Float32:
+		permuteSlice(dst.f32(), src.f32(), dims, perm)
+	case Float64:
+		permuteSlice(dst.f64(), src.f64(), dims, perm)
+	default:
+		permuteSlice(dst.u16(), src.u16(), dims, perm)
+	}
+}
+
+func permuteSlice[T any](dst, src []T, dims, perm []int) {
+	r := len(dims)
+	if len(dst) == 0 {
+		return
+	}
+	if r == 0 {
+		dst[0] = src[0]
+		return
+	}
+	srcStride := stridesOf(dims)
+	outDims := make([]int, r)
+	st := make([]int, r) // source stride of each destination axis
+	for i, p := range perm {
+		outDims[i] = dims[p]
+		st[i] = srcStride[p]
+	}
+	inner, is := outDims[r-1], st[r-1]
+	idx := make([]int, r)
+	base := 0
+	for o := 0; o < len(dst); o += inner {
+		row := dst[o : o+inner]
+		if is == 1 {
+			copy(row, src[base:base+inner])
+		} else {
+			for j, p := 0, base; j < inner; j, p = j+1, p+is {
+				row[j] = src[p]
+			}
+		}
+		for a := r - 2; a >= 0; a-- { // odometer over the outer axes
+			idx[a]++
+			base += st[a]
+			if idx[a] < outDims[a] {
+				break
+			}
+			base -= st[a] * idx[a]
+			idx[a] = 0
+		}
+	}
+}
+
+// stridesOf returns the row-major strides (in elements) of dims.
+func stridesOf(dims []int) []int {
+	s := make([]int, len(dims))
+	acc := 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		s[i] = acc
+		acc *= dims[i]
+	}
+	return s
+}

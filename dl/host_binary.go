@@ -1,0 +1,231 @@
+package dl
+
+import "math"
+
+func (hostBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
+	if dst.st.dtype == Float64 {
+		binaryF(op, dst.f64(), a.f64(), b.f64(), bc)
+	} else {
+		binaryF(op, dst.f32(), a.f32(), b.f32(), bc)
+	}
+}
+
+// binaryF walks the output row by row (the innermost collapsed axis): a
+// row is a contiguous binary loop, or a scalar loop when one side is
+// broadcast along it.
+func binaryF[F float](op binaryOp, o, a, b []F, bc *broadcast) {
+	if bc == nil {
+		binContig(op, o, a, b)
+		return
+	}
+	r := len(bc.dims)
+	inner, ia, ib := bc.dims[r-1], bc.sa[r-1], bc.sb[r-1]
+	idx := make([]int, r)
+	pa, pb := 0, 0
+	for off := 0; off < len(o); off += inner {
+		row := o[off : off+inner]
+		switch {
+		case ia != 0 && ib != 0:
+			binContig(op, row, a[pa:pa+inner], b[pb:pb+inner])
+		case ia != 0:
+			scalarF(op.right(), row, a[pa:pa+inner], float64(b[pb]))
+		case ib != 0:
+			scalarF(op.left(), row, b[pb:pb+inner], float64(a[pa]))
+		default:
+			binContig(op, row[:1], a[pa:pa+1], b[pb:pb+1])
+			fillSlice(row, row[0])
+		}
+		for k := r - 2; k >= 0; k-- {
+			idx[k]++
+			pa += bc.sa[k]
+			pb += bc.sb[k]
+			if idx[k] < bc.dims[k] {
+				break
+			}
+			pa -= bc.sa[k] * idx[k]
+			pb -= bc.sb[k] * idx[k]
+			idx[k] = 0
+		}
+	}
+}
+
+func binContig[F float](op binaryOp, o, a, b []F) {
+	a, b = a[:len(o)], b[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = a[i] + b[i]
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a[i] - b[i]
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a[i] * b[i]
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a[i] / b[i]
+		}
+	case opPow:
+		for i := range o {
+			o[i] = F(math.Pow(float64(a[i]), float64(b[i])))
+		}
+	case opMax:
+		for i := range o {
+			o[i] = F(maxNaN(float64(a[i]), float64(b[i])))
+		}
+	case opMin:
+		for i := range o {
+			o[i] = F(minNaN(float64(a[i]), float64(b[i])))
+		}
+	case opEq:
+		for i := range o {
+			o[i] = b2f[F](a[i] == b[i])
+		}
+	case opGt:
+		for i := range o {
+			o[i] = b2f[F](a[i] > b[i])
+		}
+	case opLeft:
+		copy(o, a)
+	case opReLUGrad:
+		for i := range o {
+			if b[i] > 0 {
+				o[i] = a[i]
+			} else {
+				o[i] = 0
+			}
+		}
+	case opSigmoidGrad:
+		for i := range o {
+			o[i] = a[i] * b[i] * (1 - b[i])
+		}
+	case opTanhGrad:
+		for i := range o {
+			o[i] = a[i] * (1 - b[i]*b[i])
+		}
+	case opGELUGrad:
+		for i := range o {
+			o[i] = a[i] * F(geluGrad(float64(b[i])))
+		}
+	case opGELUTanhGrad:
+		for i := range o {
+			o[i] = a[i] * F(geluTanhGrad(float64(b[i])))
+		}
+	default:
+		panic("dl: internal error: unknown binary op")
+	}
+}
+
+func b2f[F float](c bool) F {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// maxNaN and minNaN propagate NaN, like torch.maximum / torch.minimum.
+func maxNaN(a, b float64) float64 {
+	if a != a || a > b {
+		return a
+	}
+	return b
+}
+
+func minNaN(a, b float64) float64 {
+	if a != a || a < b {
+		return a
+	}
+	return b
+}
+
+func (hostBackend) scalar(op scalarOp, dst, src view, s float64) {
+	if dst.st.dtype == Float64 {
+		scalarF(op, dst.f64(), src.f64(), s)
+	} else {
+		scalarF(op, dst.f32(), src.f32(), s)
+	}
+}
+
+func scalarF[F float](op scalarOp, o, x []F, s64 float64) {
+	x = x[:len(o)]
+	s := F(s64)
+	switch op {
+	case opAddS:
+		for i, v := range x {
+			o[i] = v + s
+		}
+	case opSubS:
+		for i, v := range x {
+			o[i] = v - s
+		}
+	case opRSubS:
+		for i, v := range x {
+			o[i] = s - v
+		}
+	case opMulS:
+		for i, v := range x {
+			o[i] = v * s
+		}
+	case opDivS:
+		for i, v := range x {
+			o[i] = v / s
+		}
+	case opRDivS:
+		for i, v := range x {
+			o[i] = s / v
+		}
+	case opPowS:
+		scalarPow(o, x, s64)
+	case opRPowS:
+		for i, v := range x {
+			o[i] = F(math.Pow(s64, float64(v)))
+		}
+	case opMaxS:
+		for i, v := range x {
+			o[i] = F(maxNaN(float64(v), s64))
+		}
+	case opMinS:
+		for i, v := range x {
+			o[i] = F(minNaN(float64(v), s64))
+		}
+	case opEqS:
+		for i, v := range x {
+			o[i] = b2f[F](v == s)
+		}
+	case opGtS:
+		for i, v := range x {
+			o[i] = b2f[F](v > s)
+		}
+	case opLtS:
+		for i, v := range x {
+			o[i] = b2f[F](v < s)
+		}
+	case opKeepS:
+		copy(o, x)
+	case opSetS:
+		fillSlice(o, s)
+	default:
+		panic("dl: internal error: unknown scalar op")
+	}
+}
+
+// scalarPow is x^s with fast paths for the common exponents 2 and 0.5.
+func scalarPow[F float](o, x []F, s float64) {
+	switch s {
+	case 2:
+		for i, v := range x {
+			o[i] = v * v
+		}
+	case 0.5:
+		for i, v := range x {
+			o[i] = F(math.Sqrt(float64(v)))
+		}
+	default:
+		for i, v := range x {
+			o[i] = F(math.Pow(float64(v), s))
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package dl
+
+import "math"
+
+// Host elementwise kernels: one tight loop per operation over contiguous
+// slices, selected by a switch outside the loop.  float32 math goes
+// through float64 (math.Exp etc.) and rounds once.
+
+func (hostBackend) unary(op unaryOp, dst, src view) {
+	if dst.st.dtype == Float64 {
+		unaryF(op, dst.f64(), src.f64())
+	} else {
+		unaryF(op, dst.f32(), src.f32())
+	}
+}
+
+func unaryF[F float](op unaryOp, o, x []F) {
+	x = x[:len(o)]
+	switch op {
+	case opNeg:
+		for i, v := range x {
+			o[i] = -v
+		}
+	case opExp:
+		for i, v := range x {
+			o[i] = F(math.Exp(float64(v)))
+		}
+	case opLog:
+		for i, v := range x {
+			o[i] = F(math.Log(float64(v)))
+		}
+	case opSqrt:
+		for i, v := range x {
+			o[i] = F(math.Sqrt(float64(v)))
+		}
+	case opRsqrt:
+		for i, v := range x {
+			o[i] = F(1 / math.Sqrt(float64(v)))
+		}
+	case opTanh:
+		for i, v := range x {
+			o[i] = F(math.Tanh(float64(v)))
+		}
+	case opSigmoid:
+		for i, v := range x {
+			o[i] = F(sigmoid(float64(v)))
+		}
+	case opReLU:
+		for i, v := range x {
+			if v > 0 {
+				o[i] = v
+			} else {
+				o[i] = 0
+			}
+		}
+	case opAbs:
+		for i, v := range x {
+			o[i] = F(math.Abs(float64(v)))
+		}
+	case opGELU:
+		for i, v := range x {
+			o[i] = F(gelu(float64(v)))
+		}
+	case opGELUTanh:
+		for i, v := range x {
+			o[i] = F(geluTanh(float64(v)))
+		}
+	default:
+		panic("dl: internal error: unknown unary op")
+	}
+}
+
+// sigmoid is 1/(1+e^-x), written to avoid overflow for large |x|.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// gelu is x·Φ(x) = x/2·(1 + erf(x/√2)) (Hendrycks and Gimpel 2016).
+func gelu(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
+
+// geluGrad is Φ(x) + x·φ(x).
+func geluGrad(x float64) float64 {
+	return 0.5*(1+math.Erf(x/math.Sqrt2)) + x*math.Exp(-0.5*x*x)/math.Sqrt(2*math.Pi)
+}
+
+// geluTanhC is √(2/π), the constant of the tanh approximation.
+const geluTanhC = 0.7978845608028654
+
+// geluTanh is x/2·(1 + tanh(√(2/π)(x + 0.044715x³))), PyTorch's
+// approximate="tanh".
+func geluTanh(x float64) float64 {
+	return 0.5 * x * (1 + math.Tanh(geluTanhC*(x+0.044715*x*x*x)))
+}
+
+// geluTanhGrad is the derivative of geluTanh.
+func geluTanhGrad(x float64) float64 {
+	u := geluTanhC * (x + 0.044715*x*x*x)
+	t := math.Tanh(u)
+	du := geluTanhC * (1 + 3*0.044715*x*x)
+	return 0.5*(1+t) + 0.5*x*(1-t*t)*du
+}

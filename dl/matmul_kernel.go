@@ -1,0 +1,137 @@
+package dl
+
+import (
+	"strconv"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+	"github.com/dlbd/dlbd/dl/internal/kernels/f64"
+)
+
+// MatMulKernel selects the algorithm behind MatMulWith on host devices.
+// All compute the same product (up to floating-point rounding order).
+// Course: "De bucles for a operaciones vectorizadas".
+type MatMulKernel uint8
+
+// The matmul kernels, slowest first (see dl/internal/kernels/f32).
+const (
+	MatMulAuto    MatMulKernel = iota // the fastest available (what MatMul uses): SIMD if the CPU has it, else Blocked
+	MatMulNaive                       // the course's triple loop (i, j, p), one goroutine
+	MatMulBlocked                     // cache blocking and packing (GotoBLAS/BLIS) in portable Go, parallel
+	MatMulBLAS                        // gonum's BLAS (pure Go + SSE assembly)
+	MatMulSIMD                        // the blocked driver around an AVX-512/AVX2 assembly micro-kernel
+)
+
+// String returns "auto", "naive", "blocked", "blas" or "simd".
+func (k MatMulKernel) String() string {
+	switch k {
+	case MatMulAuto:
+		return "auto"
+	case MatMulNaive:
+		return "naive"
+	case MatMulBlocked:
+		return "blocked"
+	case MatMulBLAS:
+		return "blas"
+	case MatMulSIMD:
+		return "simd"
+	}
+	return "MatMulKernel(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Available reports whether k runs on this machine (SIMD needs amd64 with
+// AVX-512 or AVX2+FMA and a build without the noasm tag).
+func (k MatMulKernel) Available() bool { return k <= MatMulSIMD && f32.Kernel(k.gemm()).Available() }
+
+// MatMulKernels returns the kernels available on this machine, slowest
+// first, without MatMulAuto.
+func MatMulKernels() []MatMulKernel {
+	var ks []MatMulKernel
+	for k := MatMulNaive; k <= MatMulSIMD; k++ {
+		if k.Available() {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// gemm maps k to the kernel numbers of dl/internal/kernels.
+func (k MatMulKernel) gemm() f32.Kernel {
+	return [...]f32.Kernel{MatMulAuto: f32.Auto, MatMulNaive: f32.Naive, MatMulBlocked: f32.Blocked,
+		MatMulBLAS: f32.Gonum, MatMulSIMD: f32.SIMD}[k]
+}
+
+// SetNumThreads sets how many goroutines a matrix multiply uses on host
+// devices; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
+// torch.set_num_threads.  (gonum's BLAS kernel picks its own.)
+func SetNumThreads(n int) {
+	f32.SetThreads(n)
+	f64.SetThreads(n)
+}
+
+// NumThreads returns the goroutines a matrix multiply uses.
+func NumThreads() int { return f32.Threads() }
+
+// gemmArgs describes batch products C = alpha*op(A)*op(B) + beta*C on
+// row-major views, with gonum's Sgemm conventions per batch.
+type gemmArgs struct {
+	transA, transB            bool
+	m, n, k                   int
+	alpha, beta               float64
+	a, b, c                   view
+	lda, ldb, ldc             int
+	batch                     int
+	strideA, strideB, strideC int // elements between batches (0: shared)
+}
+
+func trans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
+	ta, tb := trans(g.transA), trans(g.transB)
+	if g.c.st.dtype == Float64 {
+		a, b, c := g.a.f64(), g.b.f64(), g.c.f64()
+		for i := 0; i < g.batch; i++ {
+			f64.GemmWith(f64.Kernel(k.gemm()), ta, tb, g.m, g.n, g.k, g.alpha, a[i*g.strideA:], g.lda,
+				b[i*g.strideB:], g.ldb, g.beta, c[i*g.strideC:], g.ldc)
+		}
+		return
+	}
+	a, b, c := g.a.f32(), g.b.f32(), g.c.f32()
+	for i := 0; i < g.batch; i++ {
+		f32.GemmWith(k.gemm(), ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
+			b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
+	}
+}
+
+// bmm returns out (shape dims) with out[i] = op(A[i])·op(B[i]) for batch
+// i, where op transposes when ta/tb are set: the transposed products of
+// autograd go to the kernel as flags and are never materialised.  A is
+// m×k (k×m stored when ta), B is k×n (n×k stored when tb); sA and sB are
+// the element strides between batches (0: shared).
+func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
+	a32, b32 := compute32(a), compute32(b)
+	out := newTensor(name, a.dev, a32.dtype, dims)
+	if out.n > 0 {
+		g := &gemmArgs{transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
+			a: a32.v(name), b: b32.v(name), c: out.v(name), lda: k, ldb: n, ldc: n,
+			batch: batch, strideA: sA, strideB: sB, strideC: m * n}
+		if ta {
+			g.lda = m
+		}
+		if tb {
+			g.ldb = k
+		}
+		if k == 0 {
+			a.k(name).fill(out.v(name), 0)
+		} else {
+			a.k(name).gemm(kern, g)
+		}
+	}
+	return finish(out, a.dtype, []*Tensor{a, b}, a32, b32)
+}

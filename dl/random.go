@@ -1,0 +1,172 @@
+package dl
+
+import (
+	"math"
+	"sync"
+)
+
+// Generator is a seedable source of random numbers, like torch.Generator.
+// It is xoshiro256** (Blackman and Vigna 2018) seeded through splitmix64,
+// and its normal deviates use the polar method with a logarithm written
+// in this package, so the same seed gives the same numbers on every
+// machine, architecture and Go version.  A Generator is safe for
+// concurrent use.
+type Generator struct {
+	mu sync.Mutex
+	s  GeneratorState
+}
+
+// GeneratorState is a snapshot of a Generator, to replay a random
+// sequence (e.g. the dropout masks of a recomputed forward pass).
+type GeneratorState [4]uint64
+
+// NewGenerator returns a generator seeded with seed.
+func NewGenerator(seed uint64) *Generator {
+	g := &Generator{}
+	g.ManualSeed(seed)
+	return g
+}
+
+// DefaultGenerator is used by Rand, Randn and Dropout when no generator is
+// given; ManualSeed seeds it.
+var DefaultGenerator = NewGenerator(0)
+
+// ManualSeed reseeds DefaultGenerator, like torch.manual_seed.
+func ManualSeed(seed uint64) { DefaultGenerator.ManualSeed(seed) }
+
+// ManualSeed reseeds g.
+func (g *Generator) ManualSeed(seed uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	x := seed
+	for i := range g.s {
+		x += 0x9e3779b97f4a7c15 // splitmix64
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		g.s[i] = z ^ (z >> 31)
+	}
+}
+
+// State returns the generator's current state.
+func (g *Generator) State() GeneratorState {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.s
+}
+
+// SetState restores a state returned by State.
+func (g *Generator) SetState(s GeneratorState) {
+	g.mu.Lock()
+	g.s = s
+	g.mu.Unlock()
+}
+
+// next returns the next 64 random bits (caller holds g.mu).
+func (g *Generator) next() uint64 {
+	s := &g.s
+	r := rotl(s[1]*5, 7) * 9
+	t := s[1] << 17
+	s[2] ^= s[0]
+	s[3] ^= s[1]
+	s[1] ^= s[2]
+	s[0] ^= s[3]
+	s[2] ^= t
+	s[3] = rotl(s[3], 45)
+	return r
+}
+
+func rotl(x uint64, k uint) uint64 { return x<<k | x>>(64-k) }
+
+// Uint64 returns 64 random bits.
+func (g *Generator) Uint64() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.next()
+}
+
+// uniform fills dst with uniform numbers in [0, 1) with 53 random bits.
+func (g *Generator) uniform(dst []float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := range dst {
+		dst[i] = float64(g.next()>>11) * 0x1p-53
+	}
+}
+
+// normal fills dst with standard normal numbers (Marsaglia's polar
+// method: pairs from a point uniform in the unit disc).
+func (g *Generator) normal(dst []float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := 0; i < len(dst); i += 2 {
+		var u, v, s float64
+		for s == 0 || s >= 1 {
+			u = float64(g.next()>>11)*0x1p-52 - 1
+			v = float64(g.next()>>11)*0x1p-52 - 1
+			s = float64(u*u) + float64(v*v)
+		}
+		f := math.Sqrt(float64(-2*portableLog(s)) / s)
+		dst[i] = float64(u * f)
+		if i+1 < len(dst) {
+			dst[i+1] = float64(v * f)
+		}
+	}
+}
+
+// portableLog is the natural logarithm of x in (0, 1], computed with the
+// classic reduction x = 2^k·(1+f), log(1+f) = 2s + 2s³/3 + ... with
+// s = f/(2+f) (the fdlibm scheme).  Every product is rounded explicitly
+// (float64(...)) so no compiler fuses it into an FMA: math.Log may use
+// assembly or FMA on some architectures, which would change the random
+// numbers from one machine to another.
+func portableLog(x float64) float64 {
+	frac, exp := math.Frexp(x) // x = frac·2^exp, frac in [0.5, 1)
+	if frac < math.Sqrt2/2 {
+		frac *= 2
+		exp--
+	}
+	f := frac - 1
+	s := f / (2 + f)
+	z := float64(s * s)
+	// Series 2·atanh(s) = 2s(1 + z/3 + z²/5 + ...), |s| < 0.172.
+	term, sum := 1.0, 0.0
+	for k := 1; k < 40; k += 2 {
+		sum = float64(sum + float64(term/float64(k)))
+		term = float64(term * z)
+		if term < 1e-20 {
+			break
+		}
+	}
+	const ln2 = 0.6931471805599453
+	return float64(float64(float64(exp)*ln2) + float64(2*float64(s*sum)))
+}
+
+// Rand returns numbers uniform in [0, 1), like torch.rand.
+func (o Options) Rand(dims ...int) *Tensor {
+	vals := make([]float64, numel(dims))
+	o.generator().uniform(vals)
+	return fromHost(o, "Rand", vals, dims)
+}
+
+// Randn returns standard normal numbers, like torch.randn.
+func (o Options) Randn(dims ...int) *Tensor {
+	vals := make([]float64, numel(dims))
+	o.generator().normal(vals)
+	return fromHost(o, "Randn", vals, dims)
+}
+
+func (o Options) generator() *Generator {
+	if o.Generator != nil {
+		return o.Generator
+	}
+	return DefaultGenerator
+}
+
+// Rand returns float32 numbers uniform in [0, 1) on CPU from
+// DefaultGenerator; see Options.Rand.
+func Rand(dims ...int) *Tensor { return Options{}.Rand(dims...) }
+
+// Randn returns float32 standard normal numbers on CPU from
+// DefaultGenerator; see Options.Randn.
+func Randn(dims ...int) *Tensor { return Options{}.Randn(dims...) }
