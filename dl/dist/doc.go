@@ -15,7 +15,11 @@
 //
 // The collectives work on []float32 or []float64 (AllReduce, Broadcast,
 // Reduce, ReduceScatter, AllGather, Send, Recv, and Rank.Barrier); each
-// has an Async variant returning a *Work with Wait. Sub-groups come from
+// collective has an Async variant returning a *Work with Wait. The same
+// operations exist as methods of *Rank on *dl.Tensor (r.AllReduce(grad,
+// dist.Mean), like torch.distributed.all_reduce): each rank is bound to a
+// device, dl.Sim(rank) by default (Config.Devices), and its tensors must
+// live there. Sub-groups come from
 // Rank.Split (MPI_Comm_split), Rank.NewSubgroups and Rank.NewGrid (the DP ×
 // TP × PP grid of 3D parallelism). Every collective leaves a Record (its
 // steps, and for the link-based algorithms every transfer: who sent which

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
 )
 
@@ -117,4 +118,20 @@ func ExampleAllReduceAsync() {
 	})
 	fmt.Println(res)
 	// Output: [1 1]
+}
+
+// The tensor form: each rank holds its gradient on its own simulated
+// device (sim:0 … sim:3) and all-reduces it in place.
+func ExampleRank_AllReduce() {
+	out := make([]string, 4)
+	dist.Run(4, func(r *dist.Rank) error {
+		grad := dl.Options{Device: r.Device()}.Full(float64(r.Rank()), 2) // [r r]
+		if err := r.AllReduce(grad, dist.Mean); err != nil {
+			return err
+		}
+		out[r.Rank()] = fmt.Sprint(r.Device(), grad.Float32s())
+		return nil
+	})
+	fmt.Println(out)
+	// Output: [sim:0 [1.5 1.5] sim:1 [1.5 1.5] sim:2 [1.5 1.5] sim:3 [1.5 1.5]]
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // Config describes a local group. The zero value of every field but
@@ -11,6 +13,11 @@ import (
 type Config struct {
 	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1.
 	WorldSize int
+	// Devices binds world rank i to Devices[i] (Rank.Device). nil means
+	// dl.Sim(i) for every rank, one simulated accelerator each; otherwise
+	// it needs WorldSize entries, on host devices (CPU or Sim: the ranks
+	// share host memory).
+	Devices []dl.Device
 	// AllReduce is the all-reduce algorithm (like NCCL_ALGO). Auto (the
 	// zero value) picks SharedMemory: see the package documentation.
 	AllReduce Algorithm
@@ -54,6 +61,17 @@ func New(cfg Config) (*Group, error) {
 	}
 	if !cfg.AllReduce.valid() {
 		return nil, fmt.Errorf("dist: New with unknown AllReduce algorithm %v", cfg.AllReduce)
+	}
+	if cfg.Devices != nil {
+		if len(cfg.Devices) != cfg.WorldSize {
+			return nil, fmt.Errorf("dist: New with %d Devices for WorldSize %d: give one device per rank, or nil for dl.Sim(i)", len(cfg.Devices), cfg.WorldSize)
+		}
+		for i, d := range cfg.Devices {
+			if !d.IsHost() {
+				return nil, fmt.Errorf("dist: New with Devices[%d] = %v: local groups run on host devices (CPU, Sim); CUDA ranks are not supported yet", i, d)
+			}
+		}
+		cfg.Devices = append([]dl.Device(nil), cfg.Devices...)
 	}
 	if cfg.Timeout < 0 {
 		return nil, fmt.Errorf("dist: New with negative Timeout %v", cfg.Timeout)
