@@ -14,7 +14,7 @@
 #   summary.json   every figure above, and whether bf16 reached 0.9x PyTorch
 # Exit status: 1 if any test failed, else 0 (speed is reported, not enforced).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 OUT=${OUT:-$ROOT/.gpu/out}
 mkdir -p "$OUT"
