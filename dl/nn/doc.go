@@ -14,11 +14,15 @@
 // mismatches, all listed at once in a *[StateDictError]) before any
 // parameter is written.
 //
-// Status: Module, Linear, Sequential, MLP, Embedding, LayerNorm, Dropout,
-// the activations, the causal Transformer block and Save/Load come once
-// package dl's tensor API is committed; the state-dict check and the
-// initialisation bounds are here and tested. testdata/mlp_step_anchor.py is
-// the PyTorch anchor of the MLP training-step benchmark.
+// [Module] is the interface; [Linear], [Sequential], [MLP] and the
+// activations ([ReLU], [GELU], [Tanh], [Sigmoid]) implement it. [Save] and
+// [Load] write and read safetensors files; [StateDict] and [LoadStateDict]
+// do the same in memory. Parameters are created as [InitConfig] says
+// (dtype, device, generator). testdata/mlp_step_anchor.py is the PyTorch
+// anchor of the MLP training-step benchmark.
+//
+// Not yet here: Embedding, LayerNorm, Dropout and the causal Transformer
+// block (they need dl ops that are not committed yet).
 //
 // # Errors
 //

@@ -17,15 +17,17 @@
 // [ConstantLR]); a [Scheduler] applies one to an [Optimizer] after each
 // step, like torch.optim.lr_scheduler.
 //
-// Status: the Optimizer implementations over *dl.Tensor parameters (SGD,
-// Adam, AdamW types, ClipGradNorm, state dicts) come once package dl's
-// tensor API is committed; the element kernels behind them are here and
-// tested.
+// [SGD], [Adam] and [AdamW] update Float32 or Float64 parameters on host
+// devices (CPU, Sim); [ClipGradNorm] clips gradients by their total norm.
+// Not yet here: optimizer state dicts for checkpoints.
 //
 // # Errors
 //
-// Invalid hyper-parameters (WarmupCosine with Total ≤ Warmup) panic with a
-// message naming the fix, as torch raises ValueError.
+// Invalid hyper-parameters (negative rates, β ≥ 1, Nesterov without
+// momentum, WarmupCosine with Total ≤ Warmup) panic with a message naming the
+// fix, as torch raises ValueError. Parameters that are not Float32/Float64
+// panic with a *dl.DTypeError; parameters off host memory with a
+// *dl.DeviceError.
 //
 // # Concepts
 //

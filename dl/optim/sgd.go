@@ -1,5 +1,12 @@
 package optim
 
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dlbd/dlbd/dl"
+)
+
 // SGDConfig configures SGD; the zero value is torch.optim.SGD's defaults
 // (apart from LR, see below).
 type SGDConfig struct {
@@ -8,4 +15,69 @@ type SGDConfig struct {
 	Dampening   float64 // dampening τ of the momentum (torch dampening); default 0
 	WeightDecay float64 // L2 penalty λ added to the gradient (torch weight_decay); default 0
 	Nesterov    bool    // Nesterov momentum (torch nesterov); needs Momentum > 0 and Dampening = 0
+}
+
+// SGD is stochastic gradient descent with optional momentum, dampening,
+// Nesterov momentum and L2 weight decay, like torch.optim.SGD (the update
+// order is in sgd_update.go). Updates are in place on the parameters' data:
+// autograd does not see them.
+type SGD struct {
+	params []*dl.Tensor
+	cfg    SGDConfig
+	bufs   []*dl.Tensor // momentum buffers, created on a parameter's first step
+}
+
+var _ Optimizer = (*SGD)(nil)
+
+// NewSGD returns an SGD optimiser over params. It panics on a negative
+// hyper-parameter, on Nesterov without momentum or with dampening (as torch
+// raises ValueError), or on parameters that are not Float32/Float64 on a
+// host device.
+func NewSGD(params []*dl.Tensor, cfg SGDConfig) *SGD {
+	if cfg.LR == 0 {
+		cfg.LR = 1e-3
+	}
+	if cfg.LR < 0 || cfg.Momentum < 0 || cfg.WeightDecay < 0 {
+		panic(fmt.Sprintf("optim: NewSGD(%+v): learning rate, momentum and weight decay must be ≥ 0", cfg))
+	}
+	if cfg.Nesterov && (cfg.Momentum <= 0 || cfg.Dampening != 0) {
+		panic(fmt.Sprintf("optim: NewSGD(%+v): Nesterov momentum needs Momentum > 0 and Dampening = 0", cfg))
+	}
+	checkParams("NewSGD", params)
+	return &SGD{params: slices.Clone(params), cfg: cfg, bufs: make([]*dl.Tensor, len(params))}
+}
+
+// Step updates every parameter that has a gradient.
+func (o *SGD) Step() {
+	for i, p := range o.params {
+		g := p.Grad()
+		if g == nil {
+			continue
+		}
+		first := o.bufs[i] == nil
+		var buf *dl.Tensor
+		if o.cfg.Momentum != 0 {
+			buf = lazyZeros(&o.bufs[i], p)
+		}
+		if p.DType() == dl.Float32 {
+			sgdUpdate(p.Float32Data(), g.Float32Data(), data32(buf), o.cfg, first)
+		} else {
+			sgdUpdate(p.Float64Data(), g.Float64Data(), data64(buf), o.cfg, first)
+		}
+	}
+}
+
+// ZeroGrad clears every parameter's gradient (set_to_none=True, torch's default).
+func (o *SGD) ZeroGrad() { zeroGrads(o.params) }
+
+// LR returns the learning rate.
+func (o *SGD) LR() float64 { return o.cfg.LR }
+
+// SetLR sets the learning rate.
+func (o *SGD) SetLR(lr float64) { o.cfg.LR = lr }
+
+func zeroGrads(params []*dl.Tensor) {
+	for _, p := range params {
+		p.ZeroGrad()
+	}
 }

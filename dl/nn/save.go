@@ -1,0 +1,124 @@
+package nn
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/safetensors"
+)
+
+// stDType maps dl dtypes to safetensors names.
+var stDType = map[dl.DType]safetensors.DType{
+	dl.Float64: safetensors.F64, dl.Float32: safetensors.F32,
+	dl.Float16: safetensors.F16, dl.BFloat16: safetensors.BF16,
+}
+
+// toStored copies t's bytes (bitwise, little-endian) to host memory.
+func toStored(t *dl.Tensor) safetensors.Tensor {
+	h := t.To(dl.CPU) // t itself when already on CPU
+	if h != t {
+		defer h.Release()
+	}
+	st := safetensors.Tensor{DType: stDType[t.DType()], Shape: t.Shape()}
+	var err error
+	switch t.DType() {
+	case dl.Float64:
+		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Float64Data())
+	case dl.Float32:
+		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Float32Data())
+	default: // Float16, BFloat16: raw 2-byte patterns
+		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Uint16Data())
+	}
+	if err != nil {
+		panic(err) // slices of fixed-size numbers always encode
+	}
+	return st
+}
+
+// fromStored returns a CPU tensor of dtype dt holding st's bytes exactly.
+// st's dtype, shape and length have been validated.
+func fromStored(st safetensors.Tensor, dt dl.DType) *dl.Tensor {
+	t := dl.Options{DType: dt}.Zeros(st.Shape...)
+	var err error
+	switch dt {
+	case dl.Float64:
+		_, err = binary.Decode(st.Data, binary.LittleEndian, t.Float64Data())
+	case dl.Float32:
+		_, err = binary.Decode(st.Data, binary.LittleEndian, t.Float32Data())
+	default:
+		_, err = binary.Decode(st.Data, binary.LittleEndian, t.Uint16Data())
+	}
+	if err != nil {
+		panic(err) // lengths were checked against the shape
+	}
+	return t
+}
+
+// StateDict returns m's parameters by name in the neutral safetensors
+// representation (copies of the bytes), like torch's module.state_dict().
+func StateDict(m Module) map[string]safetensors.Tensor {
+	sd := make(map[string]safetensors.Tensor)
+	for _, np := range m.NamedParameters() {
+		sd[np.Name] = toStored(np.Tensor)
+	}
+	return sd
+}
+
+// LoadStateDict copies sd into m's parameters, like torch's
+// load_state_dict(strict=True). It first checks the whole state dict — every
+// parameter present with m's dtype and shape, and no extra entry — and
+// returns a *StateDictError listing all differences without changing m.
+func LoadStateDict(m Module, sd map[string]safetensors.Tensor) error {
+	return load("", m, sd)
+}
+
+func load(path string, m Module, sd map[string]safetensors.Tensor) error {
+	nps := m.NamedParameters()
+	want := make([]entrySpec, len(nps))
+	for i, np := range nps {
+		want[i] = entrySpec{Name: np.Name, DType: stDType[np.Tensor.DType()], Shape: np.Tensor.Shape()}
+	}
+	if err := checkStateDict(path, want, sd); err != nil {
+		return err
+	}
+	for _, np := range nps {
+		src := fromStored(sd[np.Name], np.Tensor.DType())
+		np.Tensor.CopyInPlace(src)
+		src.Release()
+	}
+	return nil
+}
+
+// Save writes m's state dict to path as a safetensors file, atomically
+// (temporary file, fsync, rename). Python reads it with
+// safetensors.torch.load_file(path), and torch's load_state_dict accepts it
+// for the matching torch module.
+func Save(path string, m Module) error {
+	sd := StateDict(m)
+	if len(sd) != len(m.NamedParameters()) {
+		return fmt.Errorf("nn: save %s: two parameters share a name; names: %v", path, names(m))
+	}
+	return safetensors.WriteFile(path, &safetensors.File{Tensors: sd, Metadata: map[string]string{"format": "pt"}})
+}
+
+// Load reads a safetensors file written by Save (or by Python's
+// safetensors.torch.save_file) into m. Nothing is changed unless the whole
+// file is valid and matches m exactly; see LoadStateDict.
+func Load(path string, m Module) error {
+	f, err := safetensors.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return load(path, m, f.Tensors)
+}
+
+func names(m Module) []string {
+	var ns []string
+	for _, np := range m.NamedParameters() {
+		ns = append(ns, np.Name)
+	}
+	slices.Sort(ns)
+	return ns
+}
