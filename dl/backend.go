@@ -64,6 +64,22 @@ type kernels interface {
 	gemm(k MatMulKernel, g *gemmArgs)
 }
 
+// indexKernels are the kernels of index-based ops (IndexSelect, OneHot,
+// Max's backward, CrossEntropy, Where, Linear's bias).  They are a
+// separate interface so that a backend can add them after the core set;
+// ops on a device whose backend lacks them panic with a *DeviceError.
+type indexKernels interface {
+	// indexSelect copies rows: dst row i = src row idx[i], rows of rowLen
+	// elements (any dtype).  idx is in host memory and in range.
+	indexSelect(dst, src view, idx []int, rowLen int)
+	// indexAdd adds rows: dst row idx[i] += src row i (indices may
+	// repeat; Float32/Float64).
+	indexAdd(dst, src view, idx []int, rowLen int)
+	// where computes dst[i] = cond[i] != 0 ? a[i] : b[i] (same lengths;
+	// Float32/Float64).
+	where(dst, cond, a, b view)
+}
+
 // view is a contiguous range of n elements of a storage, starting at
 // element off.
 type view struct {
@@ -100,6 +116,15 @@ func kernelsOf(op string, dev Device) kernels {
 
 // k returns the kernels of t's device.
 func (t *Tensor) k(op string) kernels { return kernelsOf(op, t.dev) }
+
+// ik returns the index kernels of t's device.
+func (t *Tensor) ik(op string) indexKernels {
+	if k, ok := t.k(op).(indexKernels); ok {
+		return k
+	}
+	panic(&DeviceError{Op: op, Devices: []Device{t.dev}, Reason: "the backend of " + t.dev.String() + " does not compute this op yet",
+		Fix: "move the tensors to the CPU with .To(dl.CPU)"})
+}
 
 // copyView copies src's elements into dst (same dtype and length, same
 // device kind or host).

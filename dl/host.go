@@ -15,6 +15,7 @@ var host = hostBackend{}
 var (
 	_ memoryBackend = host
 	_ kernels       = host
+	_ indexKernels  = host
 )
 
 func (hostBackend) deviceCount() int { return simCount() } // CPU's count is answered by DeviceCount

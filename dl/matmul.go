@@ -23,6 +23,10 @@ func MatMulWith(kern MatMulKernel, a, b *Tensor) *Tensor {
 	const op = "MatMul"
 	a.live(op)
 	b.live(op)
+	if autocastMode.Active() {
+		ab := autocast(a, b)
+		a, b = ab[0], ab[1]
+	}
 	sameDevice(op, a, b)
 	sameDType(op, a, b)
 	if !kern.Available() {

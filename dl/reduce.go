@@ -119,7 +119,11 @@ func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor
 	if cur != t {
 		cur.Release()
 	}
-	return finish(res, t.dtype, nil)
+	dt := t.dtype
+	if op == opArgMax && dt.IsHalf() {
+		dt = Float32 // a 2-byte float cannot hold indices above 2048 exactly
+	}
+	return finish(res, dt, nil)
 }
 
 // sumTo sums g over its broadcast axes so that it has shape (the

@@ -1,0 +1,57 @@
+package dl
+
+// Host kernels for index-based ops (embedding lookup, gathers for
+// cross-entropy and max, masked fills).
+
+func (hostBackend) indexSelect(dst, src view, idx []int, rowLen int) {
+	switch dst.st.dtype {
+	case Float32:
+		selectRows(dst.f32(), src.f32(), idx, rowLen)
+	case Float64:
+		selectRows(dst.f64(), src.f64(), idx, rowLen)
+	default:
+		selectRows(dst.u16(), src.u16(), idx, rowLen)
+	}
+}
+
+func selectRows[T any](dst, src []T, idx []int, rowLen int) {
+	for i, r := range idx {
+		copy(dst[i*rowLen:(i+1)*rowLen], src[r*rowLen:(r+1)*rowLen])
+	}
+}
+
+func (hostBackend) indexAdd(dst, src view, idx []int, rowLen int) {
+	if dst.st.dtype == Float64 {
+		addRows(dst.f64(), src.f64(), idx, rowLen)
+	} else {
+		addRows(dst.f32(), src.f32(), idx, rowLen)
+	}
+}
+
+func addRows[F float](dst, src []F, idx []int, rowLen int) {
+	for i, r := range idx {
+		d, s := dst[r*rowLen:(r+1)*rowLen], src[i*rowLen:(i+1)*rowLen]
+		for j, v := range s {
+			d[j] += v
+		}
+	}
+}
+
+func (hostBackend) where(dst, cond, a, b view) {
+	if dst.st.dtype == Float64 {
+		whereF(dst.f64(), cond.f64(), a.f64(), b.f64())
+	} else {
+		whereF(dst.f32(), cond.f32(), a.f32(), b.f32())
+	}
+}
+
+func whereF[F float](o, c, a, b []F) {
+	c, a, b = c[:len(o)], a[:len(o)], b[:len(o)]
+	for i := range o {
+		if c[i] != 0 {
+			o[i] = a[i]
+		} else {
+			o[i] = b[i]
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package dl
+
+import "slices"
+
+// Linear returns x·wᵀ + b, the affine map of a fully connected layer, like
+// torch.nn.functional.linear: x is [..., in], w is [out, in] (PyTorch's
+// layout), b is [out] or nil.  The product is one GEMM over all rows of x
+// with w transposed by a kernel flag, the bias is written into the output
+// first (beta = 1), and backward computes dx = g·w, dw = gᵀ·x and
+// db = Σ g with transpose flags too: no transpose is ever materialised.
+// It panics with a *ShapeError if the sizes do not fit.
+func Linear(x, w, b *Tensor) *Tensor {
+	const op = "Linear"
+	x.live(op)
+	w.live(op)
+	if autocastMode.Active() {
+		xwb := autocast(x, w, b)
+		x, w, b = xwb[0], xwb[1], xwb[2]
+	}
+	sameDevice(op, x, w)
+	sameDType(op, x, w)
+	if len(w.shape) != 2 || len(x.shape) == 0 || x.shape[len(x.shape)-1] != w.shape[1] {
+		panic(shapeErr(op, [][]int{x.shape, w.shape}, "x must be [..., in] and w [out, in]",
+			"input of shape %v does not fit weight of shape %v", x.shape, w.shape))
+	}
+	out, in := w.shape[0], w.shape[1]
+	rows := numel(x.shape[:len(x.shape)-1])
+	dims := append(slices.Clone(x.shape[:len(x.shape)-1]), out)
+	if b != nil {
+		b.live(op)
+		sameDevice(op, x, b)
+		sameDType(op, x, b)
+		if len(b.shape) != 1 || b.shape[0] != out {
+			panic(shapeErr(op, [][]int{w.shape, b.shape}, "the bias must be [out]",
+				"bias of shape %v for weight of shape %v", b.shape, w.shape))
+		}
+	}
+	y := linearForward(op, x, w, b, rows, in, out, dims)
+	if needsGrad(x, w, b) {
+		record(op, y, []*Tensor{x, w, b}, nil, func(g *Tensor) []*Tensor {
+			var gx, gw, gb *Tensor
+			if x.requiresGrad { // dx = g·w: [rows, out]·[out, in]
+				gx = bmm(op, MatMulAuto, false, false, g, w, rows, in, out, 1, 0, 0, x.shape)
+			}
+			if w.requiresGrad { // dw = gᵀ·x: [out, rows]·[rows, in]
+				gw = bmm(op, MatMulAuto, true, false, g, x, out, in, rows, 1, 0, 0, w.shape)
+			}
+			if b != nil && b.requiresGrad {
+				g2 := g.Reshape(rows, out)
+				gb = reduceRaw(op, opSum, g2, []int{0}, false)
+				g2.Release()
+			}
+			return []*Tensor{gx, gw, gb}
+		})
+	}
+	return y
+}
+
+// linearForward computes x·wᵀ (+ b) with one GEMM.
+func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *Tensor {
+	if x.dtype.IsHalf() {
+		x32, w32, b32 := compute32(x), compute32(w), b
+		if b != nil {
+			b32 = compute32(b)
+		}
+		y := linearForward(op, x32, w32, b32, rows, in, out, dims)
+		return finish(y, x.dtype, []*Tensor{x, w, b}, x32, w32, b32)
+	}
+	y := newTensor(op, x.dev, x.dtype, dims)
+	if y.n == 0 {
+		return y
+	}
+	k := x.k(op)
+	beta := 0.0
+	if b != nil { // broadcast the bias into every row, then accumulate onto it
+		idx := make([]int, rows)
+		x.ik(op).indexSelect(y.v(op), b.v(op), idx, out)
+		beta = 1
+	}
+	if in == 0 {
+		if b == nil {
+			k.fill(y.v(op), 0)
+		}
+		return y
+	}
+	k.gemm(MatMulAuto, &gemmArgs{transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
+		a: x.v(op), b: w.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
+	return y
+}
