@@ -165,6 +165,7 @@ BINARY(max, a > b || a != a ? a : b) // NaN wins, like torch.maximum
 BINARY(min, a < b || a != a ? a : b)
 BINARY(eq, a == b ? T(1) : T(0))
 BINARY(gt, a > b ? T(1) : T(0))
+BINARY(left, a) // a broadcast to the output's shape (b only gives the shape)
 // Gradient helpers of backward passes: a is the incoming gradient g, b the
 // forward's output y (or input x for GELU).
 BINARY(relu_grad, b > T(0) ? a : T(0))
@@ -202,6 +203,8 @@ SCALAR(min_s, (T)((double)x < sd || x != x ? (double)x : sd))
 SCALAR(eq_s, x == s ? T(1) : T(0))
 SCALAR(gt_s, x > s ? T(1) : T(0))
 SCALAR(lt_s, x < s ? T(1) : T(0))
+SCALAR(keep_s, x)
+SCALAR(set_s, s)
 
 // -------------------------------------------------------------- reduce --
 // The input is seen as [outer, n, inner] and reduced over the middle axis
@@ -316,3 +319,35 @@ __device__ i64 strided_offset(const Strided& L, i64 i) {
 extern "C" __global__ void permute_b2(const u16* x, u16* y, i64 n, Strided L) { FOR_EACH(i, n) y[i] = x[strided_offset(L, i)]; }
 extern "C" __global__ void permute_b4(const float* x, float* y, i64 n, Strided L) { FOR_EACH(i, n) y[i] = x[strided_offset(L, i)]; }
 extern "C" __global__ void permute_b8(const double* x, double* y, i64 n, Strided L) { FOR_EACH(i, n) y[i] = x[strided_offset(L, i)]; }
+
+// --------------------------------------------------------------- index --
+// Row gathers and scatters, for embedding lookups and their gradients.
+// idx holds row numbers (copied from the host for each call).
+
+#define INDEX_SELECT(B, T)                                                                                   \
+    extern "C" __global__ void index_select_b##B(const T* x, T* y, const i64* idx, i64 rows, i64 rowLen) { \
+        FOR_EACH(e, rows * rowLen) y[e] = x[idx[e / rowLen] * rowLen + e % rowLen];                         \
+    }
+INDEX_SELECT(2, u16)
+INDEX_SELECT(4, float)
+INDEX_SELECT(8, double)
+
+// index_add: y row idx[i] += x row i. A row number may repeat, so two
+// threads can add into the same element at once; atomicAdd makes each
+// addition indivisible (but their order, and so the rounding, varies from
+// run to run, as with PyTorch's index_add_ on a GPU).
+#define INDEX_ADD(S, T)                                                                                      \
+    extern "C" __global__ void index_add_##S(const T* x, T* y, const i64* idx, i64 rows, i64 rowLen) {     \
+        FOR_EACH(e, rows * rowLen) atomicAdd(&y[idx[e / rowLen] * rowLen + e % rowLen], x[e]);              \
+    }
+INDEX_ADD(f32, float)
+INDEX_ADD(f64, double)
+
+// where: y[i] = c[i] != 0 ? a[i] : b[i], a select rather than arithmetic,
+// so NaN or Inf in the branch not taken never leaks into y.
+extern "C" __global__ void where_f32(const float* c, const float* a, const float* b, float* y, i64 n) {
+    FOR_EACH(i, n) y[i] = c[i] != 0 ? a[i] : b[i];
+}
+extern "C" __global__ void where_f64(const double* c, const double* a, const double* b, double* y, i64 n) {
+    FOR_EACH(i, n) y[i] = c[i] != 0 ? a[i] : b[i];
+}

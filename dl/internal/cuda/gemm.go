@@ -11,9 +11,14 @@ type Gemm struct {
 	A, B, C             DevPtr
 	AType, BType, CType DataType    // element types; zero: float32
 	Compute             ComputeType // zero: Compute32F
+	// LDA, LDB, LDC are the row strides (leading dimensions, in elements)
+	// of A, B and C as stored; zero: dense rows.
+	LDA, LDB, LDC int
+	// Alpha scales the product; zero means 1 (the plain product).
+	Alpha float64
 	// Beta scales the old C. Zero (the default) overwrites C without
 	// reading it, so a NaN-poisoned output is fine.
-	Beta float32
+	Beta float64
 }
 
 // colMajor is one cuBLAS call's shape arguments.
@@ -28,7 +33,7 @@ type colMajor struct {
 	compute       ComputeType
 	cType         DataType
 	c             DevPtr
-	beta, alpha   float32
+	beta, alpha   float64
 	allFloat32Def bool // plain fp32 with default compute: Sgemm
 }
 
@@ -38,11 +43,18 @@ type colMajor struct {
 // operands and the sizes M and N, keep the transpose flags, and Cᵀ comes
 // out column-major, which is C row-major. No data moves.
 func (g Gemm) toColMajor() colMajor {
-	ld := func(t Op, notTransCols, transCols int) int {
+	ld := func(given int, t Op, notTransCols, transCols int) int {
+		if given > 0 {
+			return given
+		}
 		if t != NoTrans {
 			notTransCols = transCols
 		}
 		return max(notTransCols, 1) // cuBLAS insists on ld >= 1, even when K = 0
+	}
+	alpha := g.Alpha
+	if alpha == 0 {
+		alpha = 1
 	}
 	comp := g.Compute
 	if comp == 0 {
@@ -50,11 +62,11 @@ func (g Gemm) toColMajor() colMajor {
 	}
 	return colMajor{
 		ta: g.TransB, tb: g.TransA, m: g.N, n: g.M, k: g.K,
-		a: g.B, lda: ld(g.TransB, g.N, g.K), // op(B) is K×N: stored K×N (ld N) or N×K (ld K)
-		b: g.A, ldb: ld(g.TransA, g.K, g.M), // op(A) is M×K: stored M×K (ld K) or K×M (ld M)
-		c: g.C, ldc: g.N,
+		a: g.B, lda: ld(g.LDB, g.TransB, g.N, g.K), // op(B) is K×N: stored K×N (ld N) or N×K (ld K)
+		b: g.A, ldb: ld(g.LDA, g.TransA, g.K, g.M), // op(A) is M×K: stored M×K (ld K) or K×M (ld M)
+		c: g.C, ldc: ld(g.LDC, NoTrans, g.N, g.N),
 		aType: g.BType, bType: g.AType, cType: g.CType, compute: comp,
-		alpha: 1, beta: g.Beta,
+		alpha: alpha, beta: g.Beta,
 		allFloat32Def: g.AType == R32F && g.BType == R32F && g.CType == R32F && comp == Compute32F,
 	}
 }
@@ -72,10 +84,11 @@ func (b *BLAS) RowMajorGemm(g Gemm) error {
 	}
 	c := g.toColMajor()
 	if g.AType == R64F && g.BType == R64F && g.CType == R64F {
-		return b.Dgemm(c.ta, c.tb, c.m, c.n, c.k, 1, c.a, c.lda, c.b, c.ldb, float64(c.beta), c.c, c.ldc)
+		return b.Dgemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.a, c.lda, c.b, c.ldb, c.beta, c.c, c.ldc)
 	}
 	if c.allFloat32Def {
-		return b.Sgemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.a, c.lda, c.b, c.ldb, c.beta, c.c, c.ldc)
+		return b.Sgemm(c.ta, c.tb, c.m, c.n, c.k, float32(c.alpha), c.a, c.lda, c.b, c.ldb, float32(c.beta), c.c, c.ldc)
 	}
-	return b.GemmEx(c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.a, c.aType, c.lda, c.b, c.bType, c.ldb, c.beta, c.c, c.cType, c.ldc, c.compute)
+	return b.GemmEx(c.ta, c.tb, c.m, c.n, c.k, float32(c.alpha), c.a, c.aType, c.lda, c.b, c.bType, c.ldb,
+		float32(c.beta), c.c, c.cType, c.ldc, c.compute)
 }
