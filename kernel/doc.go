@@ -6,12 +6,14 @@
 // The kernel process is the stock GoNB binary (github.com/janpfeifer/gonb, pinned in
 // go.mod and built into <repo>/bin by `make kernel`). Install writes a kernelspec named
 // "dlbd" into a project-local Jupyter data directory (<repo>/.jupyter, found through
-// JUPYTER_PATH), whose argv runs `bin/dlbd launch`; Launch prepares the environment and
-// replaces itself with `gonb --kernel <connection file> --go_work=<repo> --raw_error`.
+// JUPYTER_PATH), whose argv runs `bin/dlbd launch`. That command runs
+// `gonb --kernel <connection file> --go_work=<repo> --raw_error` ([Command] builds the
+// argv and the environment) behind the protocol shim of package kernel/shim, which
+// repairs GoNB's departures from the Jupyter protocol; [LaunchDirect] runs GoNB alone.
 // Because GoNB builds every cell inside a Go workspace that uses this module, a cell can
 // import github.com/dlbd/dlbd/... packages with no manual step.
 //
-// Cells resolve imports offline: Launch puts the local module cache first in GOPROXY
+// Cells resolve imports offline: [KernelEnv] puts the local module cache first in GOPROXY
 // (GOPROXY=file://$GOMODCACHE/cache/download,<your GOPROXY>), so the `go get` that GoNB
 // runs before each cell finds this module's dependencies without the network.
 //

@@ -20,13 +20,23 @@ const DisplayName = "Go (Deep Learning y Big Data)"
 
 // Spec is the content of a kernel.json file, as described in
 // https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernelspecs.
+// Package kernel/jupyter reads the same struct back, embedded in its KernelSpec.
 type Spec struct {
-	Argv          []string          `json:"argv"`
-	DisplayName   string            `json:"display_name"`
-	Language      string            `json:"language"`
-	InterruptMode string            `json:"interrupt_mode,omitempty"`
-	Env           map[string]string `json:"env,omitempty"`
-	Metadata      map[string]any    `json:"metadata,omitempty"`
+	// Argv is the command line; Jupyter substitutes "{connection_file}"
+	// and "{resource_dir}".
+	Argv []string `json:"argv"`
+	// DisplayName is what front-ends show, like "Go (Deep Learning y Big Data)".
+	DisplayName string `json:"display_name"`
+	// Language is the cells' language, like "go".
+	Language string `json:"language"`
+	// InterruptMode is "signal" (SIGINT to the kernel, the default when
+	// empty) or "message" (interrupt_request on the control channel).
+	InterruptMode string `json:"interrupt_mode,omitempty"`
+	// Env is merged into the kernel's environment, overriding inherited
+	// values; "${NAME}" in a value expands to the inherited NAME.
+	Env map[string]string `json:"env,omitempty"`
+	// Metadata is free-form.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // InstallOptions configures Install. The zero value installs the kernelspec of the

@@ -159,3 +159,11 @@ func TestCommand(t *testing.T) {
 		t.Error("Command without a connection file succeeded")
 	}
 }
+
+func TestLaunchDirectErrors(t *testing.T) {
+	// A failure is returned before anything is exec'd.
+	err := LaunchDirect(LaunchOptions{RepoDir: "relative", ConnectionFile: "/tmp/c.json"})
+	if err == nil || !strings.Contains(err.Error(), "not absolute") {
+		t.Errorf("LaunchDirect(relative repo) = %v; want an error saying the path is not absolute", err)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/dlbd/dlbd/kernel/internal/envlist"
 )
 
 // GonbVersion is the GoNB release the kernel runs; it must match go.mod (a test checks).
@@ -25,7 +27,8 @@ type LaunchOptions struct {
 }
 
 // Command returns the argv and environment that start GoNB for o, given the launcher's
-// own environment. It changes nothing; Launch runs what it returns.
+// own environment. It changes nothing; `dlbd launch` (through package kernel/shim) and
+// LaunchDirect run what it returns.
 func Command(o LaunchOptions, environ []string) (argv, env []string, err error) {
 	if !filepath.IsAbs(o.RepoDir) {
 		return nil, nil, fmt.Errorf("kernel: launch: repository path %q is not absolute", o.RepoDir)
@@ -37,7 +40,8 @@ func Command(o LaunchOptions, environ []string) (argv, env []string, err error) 
 	if _, err := os.Stat(gonb); err != nil {
 		return nil, nil, fmt.Errorf("kernel: launch: %s not found; build it with `make kernel`", gonb)
 	}
-	goBin, err := lookPathIn("go", getenv(environ, "PATH"))
+	path, _ := envlist.Parse(environ).Get("PATH")
+	goBin, err := lookPathIn("go", path)
 	if err != nil {
 		return nil, nil, errors.New("kernel: launch: the go command is not on PATH; install Go 1.26 or newer and restart Jupyter")
 	}
@@ -61,54 +65,37 @@ func Command(o LaunchOptions, environ []string) (argv, env []string, err error) 
 //   - GOWORK is removed (GoNB writes its own go.work) and GOTOOLCHAIN defaults to local,
 //     so a cell never downloads a toolchain.
 func KernelEnv(environ []string, repo, goBinDir, goModCache string) []string {
-	env := map[string]string{}
-	var order []string
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, seen := env[k]; !seen {
-			order = append(order, k)
-		}
-		env[k] = v
-	}
-	set := func(k, v string) {
-		if _, seen := env[k]; !seen {
-			order = append(order, k)
-		}
-		env[k] = v
-	}
-	set("PATH", joinList(filepath.Join(repo, "bin"), goBinDir, env["PATH"]))
+	env := envlist.Parse(environ)
+	path, _ := env.Get("PATH")
+	env.Set("PATH", joinList(filepath.Join(repo, "bin"), goBinDir, path))
 	local := "file://" + filepath.ToSlash(filepath.Join(goModCache, "cache", "download"))
-	proxy := env["GOPROXY"]
+	proxy, _ := env.Get("GOPROXY")
 	if proxy == "" {
 		proxy = "https://proxy.golang.org,direct"
 	}
 	if !strings.HasPrefix(proxy, local) {
 		proxy = local + "," + proxy
 	}
-	set("GOPROXY", proxy)
+	env.Set("GOPROXY", proxy)
+	goflags, _ := env.Get("GOFLAGS")
 	var flags []string
-	for _, f := range strings.Fields(env["GOFLAGS"]) {
+	for _, f := range strings.Fields(goflags) {
 		if !strings.HasPrefix(f, "-mod=") {
 			flags = append(flags, f)
 		}
 	}
-	set("GOFLAGS", strings.Join(flags, " "))
-	if env["GOTOOLCHAIN"] == "" {
-		set("GOTOOLCHAIN", "local")
+	env.Set("GOFLAGS", strings.Join(flags, " "))
+	if tc, _ := env.Get("GOTOOLCHAIN"); tc == "" {
+		env.Set("GOTOOLCHAIN", "local")
 	}
-	delete(env, "GOWORK")
-	out := make([]string, 0, len(order))
-	for _, k := range order {
-		if v, ok := env[k]; ok {
-			out = append(out, k+"="+v)
-		}
-	}
-	return out
+	env.Unset("GOWORK")
+	return env.Environ()
 }
 
-// Launch replaces the current process with GoNB (so Jupyter's signals and its
-// process-group kill reach the kernel itself). It returns only on failure.
-func Launch(o LaunchOptions) error {
+// LaunchDirect replaces the current process with GoNB, without the protocol
+// shim of package kernel/shim that `dlbd launch` normally puts in front of it
+// (`dlbd launch -direct`, to compare the two). It returns only on failure.
+func LaunchDirect(o LaunchOptions) error {
 	argv, env, err := Command(o, os.Environ())
 	if err != nil {
 		return err
@@ -127,16 +114,6 @@ func joinList(parts ...string) string {
 		}
 	}
 	return strings.Join(keep, string(os.PathListSeparator))
-}
-
-func getenv(environ []string, key string) string {
-	v := ""
-	for _, kv := range environ {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 // lookPathIn is exec.LookPath over an explicit PATH value.

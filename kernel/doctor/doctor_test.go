@@ -7,39 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 )
-
-// missing skips, or fails when DLBD_REQUIRE_KERNEL=1 (`make test`).
-func missing(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("DLBD_REQUIRE_KERNEL") == "1" {
-		t.Fatalf("DLBD_REQUIRE_KERNEL=1 but "+format, args...)
-	}
-	t.Skipf(format+" (set DLBD_REQUIRE_KERNEL=1 to make this a failure)", args...)
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
-// writeSpec writes <dir>/kernels/<name>/kernel.json and returns dir.
-func writeSpec(t *testing.T, name, json string) string {
-	t.Helper()
-	dir := t.TempDir()
-	kdir := filepath.Join(dir, "kernels", name)
-	if err := os.MkdirAll(kdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(kdir, "kernel.json"), []byte(json), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 func TestRunKernelspecMissing(t *testing.T) {
 	var progress strings.Builder
@@ -63,7 +33,7 @@ func TestRunKernelspecMissing(t *testing.T) {
 }
 
 func TestRunProgramMissing(t *testing.T) {
-	dir := writeSpec(t, "dlbd", `{"argv": ["/nonexistent/bin/dlbd", "launch", "{connection_file}"]}`)
+	dir := kerneltest.WriteSpec(t, "dlbd", `{"argv": ["/nonexistent/bin/dlbd", "launch", "{connection_file}"]}`)
 	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}})
 	if err == nil || r.Checks[0].OK || !strings.Contains(r.Checks[0].Detail, "/nonexistent/bin/dlbd") ||
 		!strings.Contains(r.Checks[0].Fix, "make kernel") {
@@ -72,7 +42,7 @@ func TestRunProgramMissing(t *testing.T) {
 }
 
 func TestRunKernelExits(t *testing.T) {
-	dir := writeSpec(t, "dlbd", `{"argv": ["/bin/sh", "-c", "echo cannot find go >&2; exit 1"]}`)
+	dir := kerneltest.WriteSpec(t, "dlbd", `{"argv": ["/bin/sh", "-c", "echo cannot find go >&2; exit 1"]}`)
 	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}})
 	if err == nil {
 		t.Fatal("Run = nil error; want a failure")
@@ -90,11 +60,11 @@ func TestRunWrongLanguage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Python kernel: skipped with -short")
 	}
-	py := filepath.Join(repoRoot(t), ".venv", "bin", "python")
+	py := filepath.Join(kerneltest.RepoRoot(t), ".venv", "bin", "python")
 	if _, err := os.Stat(py); err != nil {
-		missing(t, "no Python at %s (run `make kernel`)", py)
+		kerneltest.Missing(t, "no Python at %s (run `make kernel`)", py)
 	}
-	dir := writeSpec(t, "dlbd", `{"argv": ["`+py+`", "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}`)
+	dir := kerneltest.WriteSpec(t, "dlbd", `{"argv": ["`+py+`", "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}`)
 	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{dir}, CellTimeout: time.Minute})
 	if err == nil {
 		t.Fatal("Run(python kernel) = nil error; want the language check to fail")
@@ -121,9 +91,9 @@ func TestRunDLBD(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the dlbd kernel and compiles cells: skipped with -short")
 	}
-	root := repoRoot(t)
+	root := kerneltest.RepoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, ".jupyter", "kernels", "dlbd", "kernel.json")); err != nil {
-		missing(t, "no dlbd kernelspec in %s/.jupyter (run `make kernel`)", root)
+		kerneltest.Missing(t, "no dlbd kernelspec in %s/.jupyter (run `make kernel`)", root)
 	}
 	r, err := Run(context.Background(), Options{RepoDir: root, Runs: 2})
 	var sb strings.Builder

@@ -81,7 +81,8 @@ func (d *doctor) timeCell(ctx context.Context, code, want string) (string, error
 }
 
 // cellFailure describes a failed execution with what the notebook shows:
-// GoNB puts compiler and panic messages on stderr, not in the reply.
+// the reply's error and the cell's stderr (GoNB alone reports a panic only
+// there; the dlbd shim also puts it into the reply).
 func cellFailure(ex *jupyter.Execution, err error) error {
 	if ex != nil {
 		if stderr := strings.TrimSpace(ex.Stderr()); stderr != "" {

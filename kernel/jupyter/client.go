@@ -160,8 +160,9 @@ func (c *Client) connect(ctx context.Context) error {
 		zmq4.WithDialerMaxRetries(-1), zmq4.WithTimeout(30 * time.Second)}
 	// As in jupyter_client, shell, stdin and control share one identity
 	// (the session id): a kernel sends input_request to the identity of the
-	// shell request's sender, and GoNB v0.11.4 sends the replies to control
-	// requests through its shell socket, which reach us only this way.
+	// shell request's sender, and GoNB v0.11.4 alone (without the dlbd
+	// shim) sends the replies to control requests through its shell socket,
+	// which reach us only this way.
 	id := zmq4.WithID(zmq4.SocketIdentity(c.session))
 	c.sockets[Shell] = zmq4.NewDealer(c.ctx, append(common, id)...)
 	c.sockets[Stdin] = zmq4.NewDealer(c.ctx, append(common, id)...)
@@ -185,8 +186,8 @@ func (c *Client) connect(ctx context.Context) error {
 		// Each goroutine ends when its dial succeeds or when abort cancels
 		// c.ctx, which stops zmq4's retries.
 		go func() {
-			if err := d.sock.Dial(c.conn.endpoint(d.port)); err != nil {
-				errc <- fmt.Errorf("jupyter: connect %s socket to %s: %w", d.name, c.conn.endpoint(d.port), err)
+			if err := d.sock.Dial(c.conn.Endpoint(d.port)); err != nil {
+				errc <- fmt.Errorf("jupyter: connect %s socket to %s: %w", d.name, c.conn.Endpoint(d.port), err)
 				return
 			}
 			errc <- nil

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 
+	"github.com/dlbd/dlbd/internal/atomicfile"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 )
 
@@ -77,8 +77,10 @@ func NewConnectionInfo() (ConnectionInfo, error) {
 	}, nil
 }
 
-// endpoint returns the ZeroMQ address of port, like "tcp://127.0.0.1:5555".
-func (ci ConnectionInfo) endpoint(port int) string {
+// Endpoint returns the ZeroMQ address of port, like "tcp://127.0.0.1:5555",
+// or "ipc://<IP>-<port>" for the ipc transport (IP is then a path prefix),
+// as jupyter_client and GoNB write them.
+func (ci ConnectionInfo) Endpoint(port int) string {
 	if ci.Transport == "ipc" {
 		return fmt.Sprintf("ipc://%s-%d", ci.IP, port)
 	}
@@ -92,28 +94,7 @@ func (ci ConnectionInfo) WriteFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("jupyter: encode connection file: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".connection-*.json")
-	if err != nil {
-		return fmt.Errorf("jupyter: write connection file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	// CreateTemp already uses 0600; Chmod states it and survives a umask change.
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("jupyter: write connection file: %w", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("jupyter: write connection file %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("jupyter: write connection file %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("jupyter: write connection file %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("jupyter: write connection file: %w", err)
 	}
 	return nil

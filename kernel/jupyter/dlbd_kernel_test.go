@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 )
 
 // These tests check the Jupyter protocol behaviour of the installed dlbd
@@ -22,29 +24,15 @@ func dlbdSpec(t *testing.T) *KernelSpec {
 	if testing.Short() {
 		t.Skip("dlbd kernel protocol tests start GoNB and compile cells: skipped with -short")
 	}
-	path := append([]string{filepath.Join(repoRoot(t), ".jupyter")}, DataPath()...)
+	path := append([]string{filepath.Join(kerneltest.RepoRoot(t), ".jupyter")}, DataPath()...)
 	spec, err := FindKernelSpec("dlbd", path)
 	if err != nil {
-		missing(t, "%v (run `make kernel`)", err)
+		kerneltest.Missing(t, "%v (run `make kernel`)", err)
 	}
 	if _, err := os.Stat(spec.Argv[0]); err != nil {
-		missing(t, "kernelspec %s starts %s, which is missing (run `make kernel`)", spec.Dir, spec.Argv[0])
+		kerneltest.Missing(t, "kernelspec %s starts %s, which is missing (run `make kernel`)", spec.Dir, spec.Argv[0])
 	}
 	return spec
-}
-
-// knownGoNBDefect reports a deviation from the Jupyter spec that GoNB
-// v0.11.4 is known to have (see the package documentation, "GoNB
-// deviations"): the test is skipped with the exact observation, or fails
-// when DLBD_STRICT_PROTOCOL=1. Call it only after checking that what was
-// observed is exactly that defect; anything else must fail.
-func knownGoNBDefect(t *testing.T, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("DLBD_STRICT_PROTOCOL") == "1" {
-		t.Fatalf("GoNB deviation from the Jupyter spec: %s", msg)
-	}
-	t.Skipf("known GoNB v0.11.4 deviation from the Jupyter spec (DLBD_STRICT_PROTOCOL=1 makes it fail): %s", msg)
 }
 
 // startDLBD starts the dlbd kernel for one test. Go's build cache makes a
@@ -56,7 +44,7 @@ func startDLBD(t *testing.T) *Client {
 
 func TestDLBDKernelInfo(t *testing.T) {
 	c := startDLBD(t)
-	info, err := c.KernelInfo(ctxFor(t, 30*time.Second))
+	info, err := c.KernelInfo(kerneltest.Context(t, 30*time.Second))
 	if err != nil {
 		t.Fatalf("KernelInfo: %v", err)
 	}
@@ -67,7 +55,7 @@ func TestDLBDKernelInfo(t *testing.T) {
 	if ok, err := info.ProtocolAtLeast(5, 3); !ok || err != nil {
 		t.Errorf("protocol_version %q: at least 5.3 = %v, %v; want true", info.ProtocolVersion, ok, err)
 	}
-	if err := c.Ping(ctxFor(t, 5*time.Second)); err != nil {
+	if err := c.Ping(kerneltest.Context(t, 5*time.Second)); err != nil {
 		t.Errorf("Ping: %v", err)
 	}
 	if errs := c.DroppedErrors(); len(errs) > 0 {
@@ -77,7 +65,7 @@ func TestDLBDKernelInfo(t *testing.T) {
 
 func TestDLBDExecute(t *testing.T) {
 	c := startDLBD(t)
-	ctx := ctxFor(t, 3*time.Minute)
+	ctx := kerneltest.Context(t, 3*time.Minute)
 	first, err := c.Execute(ctx, "%%\nfmt.Println(\"hola desde Go\")")
 	if err != nil {
 		t.Fatalf("Execute: %v; kernel output:\n%s", err, c.Output())
@@ -102,19 +90,18 @@ gonbui.UpdateHTML(id, "<b>dos</b>")`
 
 func TestDLBDCellErrors(t *testing.T) {
 	c := startDLBD(t)
-	// run executes code, which must fail, and returns the reply and the
-	// text a notebook shows for it (outputs' stderr, then the error).
-	run := func(t *testing.T, code string) (ExecuteReply, string) {
+	// run executes code, which must fail, and returns the reply.
+	run := func(t *testing.T, code string) ExecuteReply {
 		t.Helper()
-		ex, err := c.Execute(ctxFor(t, 2*time.Minute), code)
+		ex, err := c.Execute(kerneltest.Context(t, 2*time.Minute), code)
 		var ce *CellError
 		if !errors.As(err, &ce) || ex.Reply.Status != "error" {
 			t.Fatalf("Execute(%q) = status %q, error %v; want status error and a *CellError", code, ex.Reply.Status, err)
 		}
-		return ex.Reply, ex.Stderr()
+		return ex.Reply
 	}
 	t.Run("compile-error", func(t *testing.T) {
-		reply, _ := run(t, "%%\nx := 1")
+		reply := run(t, "%%\nx := 1")
 		tb := strings.Join(reply.Traceback, "\n")
 		if !strings.Contains(reply.EValue, "declared and not used: x") {
 			t.Errorf("evalue = %q; want it to name the problem (declared and not used: x)", reply.EValue)
@@ -124,19 +111,35 @@ func TestDLBDCellErrors(t *testing.T) {
 		}
 	})
 	t.Run("panic", func(t *testing.T) {
-		reply, stderr := run(t, "%%\nfmt.Println(\"antes\")\npanic(\"boom\")")
-		if want := fmt.Sprintf("Cell [%d] Line 3", reply.ExecutionCount); !strings.Contains(stderr, "panic: boom") || !strings.Contains(stderr, want) {
-			t.Errorf("stderr = %q; want the panic and the cell line (%q)", stderr, want)
+		ex, err := c.Execute(kerneltest.Context(t, 2*time.Minute), "func f(s []int) int { return s[3] }\n%%\nfmt.Println(\"antes\")\nfmt.Println(f(nil))")
+		var ce *CellError
+		if !errors.As(err, &ce) || ex.Reply.Status != "error" {
+			t.Fatalf("Execute = status %q, error %v; want status error and a *CellError", ex.Reply.Status, err)
 		}
-		if text := reply.EValue + strings.Join(reply.Traceback, "\n"); !strings.Contains(text, "boom") {
-			if reply.EValue != "exit status 2" {
-				t.Fatalf("reply evalue = %q, traceback %q; want the panic message", reply.EValue, reply.Traceback)
+		// GoNB reports only "exit status 2"; the shim puts the panic and
+		// the cell lines (the panic in f, at cell line 1, called from
+		// line 4) into the reply and into the IOPub error.
+		n := ex.Reply.ExecutionCount
+		at := fmt.Sprintf("Cell [%d] Line 1", n)
+		const msg = "runtime error: index out of range [3] with length 0"
+		if ex.Reply.EName != "panic" || ex.Reply.EValue != msg+" ("+at+")" {
+			t.Errorf("reply ename %q, evalue %q; want panic, %q", ex.Reply.EName, ex.Reply.EValue, msg+" ("+at+")")
+		}
+		tb := strings.Join(ex.Reply.Traceback, "\n")
+		for _, want := range []string{"panic: " + msg, "main.f(...) [[ " + at + " ]]", fmt.Sprintf("main.main() [[ Cell [%d] Line 4 ]]", n), "exit status 2"} {
+			if !strings.Contains(tb, want) {
+				t.Errorf("reply traceback %q lacks %q", tb, want)
 			}
-			knownGoNBDefect(t, "after a panic the execute_reply and the iopub error say only %q: the panic message and its cell line are on stderr only", reply.EValue)
+		}
+		if errs := ex.Errors(); len(errs) != 1 || errs[0].EValue != ex.Reply.EValue || strings.Join(errs[0].Traceback, "\n") != tb {
+			t.Errorf("iopub error messages %+v; want one, equal to the reply's error", errs)
+		}
+		if stderr := ex.Stderr(); !strings.Contains(stderr, "panic: "+msg) {
+			t.Errorf("stderr = %q; want the runtime's own panic output kept", stderr)
 		}
 	})
 	t.Run("os-exit", func(t *testing.T) {
-		reply, _ := run(t, "import \"os\"\n%%\nos.Exit(1)")
+		reply := run(t, "import \"os\"\n%%\nos.Exit(1)")
 		// os.Exit ends the process without a stack trace, so no cell line
 		// exists to report; the exit status names the problem.
 		if reply.EValue != "exit status 1" {
@@ -158,7 +161,7 @@ func TestDLBDInterrupt(t *testing.T) {
 		// while it compiles.
 		req := ExecuteRequest{Code: "%%\nfmt.Println(\"bucle\")\nfor {}", StoreHistory: true}
 		seen := false // onOutput runs on this goroutine
-		ex, err := c.ExecuteWith(ctxFor(t, 3*time.Minute), req, func(m *Message) {
+		ex, err := c.ExecuteWith(kerneltest.Context(t, 3*time.Minute), req, func(m *Message) {
 			if m.Header.MsgType == "stream" && !seen {
 				seen = true
 				close(printed)
@@ -172,7 +175,7 @@ func TestDLBDInterrupt(t *testing.T) {
 		t.Fatalf("the looping cell ended by itself: %v", r.err)
 	}
 	t0 := time.Now()
-	if err := c.Interrupt(ctxFor(t, 10*time.Second)); err != nil {
+	if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
 		t.Fatalf("Interrupt: %v", err)
 	}
 	select {
@@ -188,7 +191,7 @@ func TestDLBDInterrupt(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("cell still running 10 s after interrupt_request")
 	}
-	if ex, err := c.Execute(ctxFor(t, time.Minute), "%%\nfmt.Println(6*7)"); err != nil || ex.Stdout() != "42\n" {
+	if ex, err := c.Execute(kerneltest.Context(t, time.Minute), "%%\nfmt.Println(6*7)"); err != nil || ex.Stdout() != "42\n" {
 		t.Errorf("cell after interrupt: stdout %q, error %v; want 42", ex.Stdout(), err)
 	}
 }
@@ -209,7 +212,7 @@ func TestDLBDRejectsWrongKey(t *testing.T) {
 	c := startDLBD(t)
 	// Compile once so that a forged cell, if it were run, would finish well
 	// within the wait below.
-	if _, err := c.Execute(ctxFor(t, 2*time.Minute), "import \"os\"\n%%\n_ = os.Getpid()"); err != nil {
+	if _, err := c.Execute(kerneltest.Context(t, 2*time.Minute), "import \"os\"\n%%\n_ = os.Getpid()"); err != nil {
 		t.Fatalf("warm-up cell: %v", err)
 	}
 	marker := filepath.Join(t.TempDir(), "forged-cell-ran")
@@ -220,7 +223,7 @@ func TestDLBDRejectsWrongKey(t *testing.T) {
 	}
 	s := c.Subscribe(m)
 	defer s.Close()
-	if err := c.SendWithKey(ctxFor(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
+	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
 		t.Fatalf("SendWithKey: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -234,25 +237,23 @@ func TestDLBDRejectsWrongKey(t *testing.T) {
 	}
 	select {
 	case <-c.Exited():
-		out := c.Output()
-		const sig = "stopping kernel: message had an invalid signature"
-		if !strings.Contains(out, sig) {
-			t.Fatalf("kernel exited after a mis-signed message (%v); output:\n%s", err, out)
-		}
-		knownGoNBDefect(t, "the cell was not executed, but the kernel exited: %q", sig)
+		t.Fatalf("kernel exited after a mis-signed message; output:\n%s", c.Output())
 	default:
+	}
+	if out := c.Output(); !strings.Contains(out, "shell: dropped execute_request from peer") {
+		t.Errorf("kernel output does not say the mis-signed request was dropped:\n%s", out)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiting for an answer to the mis-signed request: %v; want a timeout", err)
 	}
-	if ex, err := c.Execute(ctxFor(t, time.Minute), "%%\nfmt.Println(\"sigo vivo\")"); err != nil || ex.Stdout() != "sigo vivo\n" {
+	if ex, err := c.Execute(kerneltest.Context(t, time.Minute), "%%\nfmt.Println(\"sigo vivo\")"); err != nil || ex.Stdout() != "sigo vivo\n" {
 		t.Errorf("after a mis-signed request: stdout %q, error %v; want the kernel alive", ex.Stdout(), err)
 	}
 }
 
 func TestDLBDCompletion(t *testing.T) {
 	c := startDLBD(t)
-	ctx := ctxFor(t, time.Minute)
+	ctx := kerneltest.Context(t, time.Minute)
 	code := "import \"fmt\"\n%%\nfmt.Pri"
 	cr, err := c.Complete(ctx, code, len(code))
 	if err != nil {
@@ -270,25 +271,44 @@ func TestDLBDCompletion(t *testing.T) {
 	// reply is "ok" with no matches, which is what a front-end can handle.
 	t.Logf("complete_reply for %q: %d matches %q", "fmt.Pri", len(cr.Matches), cr.Matches)
 
-	ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	r, err := c.IsComplete(ictx, "%%\nfmt.Println(")
-	if errors.Is(err, context.DeadlineExceeded) {
-		knownGoNBDefect(t, "is_complete_request gets no is_complete_reply within 5 s (the spec asks for status \"unknown\" at least)")
+	// GoNB ignores is_complete_request; the shim answers it.
+	for _, tt := range []struct{ code, status, indent string }{
+		{"%%\nfmt.Println(", "incomplete", "\t"},
+		{"%%\nfmt.Println(1)", "complete", ""},
+		{"%%\nfmt.Println(1))", "invalid", ""},
+		{"!echo hola\nfunc f() {", "incomplete", "\t"},
+	} {
+		ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		r, err := c.IsComplete(ictx, tt.code)
+		cancel()
+		if err != nil || r.Status != tt.status || r.Indent != tt.indent {
+			t.Errorf("IsComplete(%q) = %+v, %v; want status %q, indent %q", tt.code, r, err, tt.status, tt.indent)
+		}
 	}
-	if err != nil {
-		t.Fatalf("IsComplete: %v", err)
-	}
-	switch r.Status {
-	case "complete", "incomplete", "invalid", "unknown":
-	default:
-		t.Errorf("is_complete_reply status = %q; want complete, incomplete, invalid or unknown", r.Status)
+}
+
+// TestDLBDControlReplies checks that replies to control requests come back
+// on the control channel (GoNB alone sends them on shell).
+func TestDLBDControlReplies(t *testing.T) {
+	c := startDLBD(t)
+	for _, msgType := range []string{"kernel_info_request", "interrupt_request"} {
+		m, err := c.NewMessage(msgType, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := c.Request(kerneltest.Context(t, 30*time.Second), Control, m)
+		if err != nil {
+			t.Fatalf("Request(%s): %v", msgType, err)
+		}
+		if r.Channel != Control {
+			t.Errorf("reply to %s arrived on %s; want control", msgType, r.Channel)
+		}
 	}
 }
 
 func TestDLBDShutdownLeavesNoProcess(t *testing.T) {
 	c := startDLBD(t)
-	go c.Execute(ctxFor(t, 3*time.Minute), "import \"time\"\n%%\nfor { time.Sleep(time.Second) }")
+	go c.Execute(kerneltest.Context(t, 3*time.Minute), "import \"time\"\n%%\nfor { time.Sleep(time.Second) }")
 	for i := 0; !hasCellProcess(c); i++ {
 		if i == 1200 {
 			t.Fatalf("the cell's process did not start within 2 minutes")
@@ -297,10 +317,10 @@ func TestDLBDShutdownLeavesNoProcess(t *testing.T) {
 	}
 	procs, err := c.Processes()
 	if err != nil {
-		missing(t, "cannot list processes: %v", err)
+		kerneltest.Missing(t, "cannot list processes: %v", err)
 	}
 	t.Logf("kernel processes before shutdown: %v", procs)
-	if err := c.Shutdown(ctxFor(t, 30*time.Second)); err != nil {
+	if err := c.Shutdown(kerneltest.Context(t, 30*time.Second)); err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
 	time.Sleep(200 * time.Millisecond) // let the kernel's children finish dying

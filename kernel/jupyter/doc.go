@@ -57,19 +57,27 @@
 //
 // # GoNB deviations
 //
-// GoNB v0.11.4, the kernel dlbd runs, differs from the spec in ways the
-// tests of this package record with their exact messages:
+// GoNB v0.11.4, the kernel dlbd runs, differs from the spec in ways that
+// `dlbd launch` repairs with a protocol shim (package
+// github.com/dlbd/dlbd/kernel/shim) between Jupyter and GoNB; the tests of
+// this package check the repaired behaviour against the installed kernel,
+// and fail against GoNB alone (`dlbd launch -direct`):
 //
-//   - it sends the replies to control requests (interrupt_reply,
-//     shutdown_reply) on the shell socket; they reach this client because
-//     shell and control share one identity, as in jupyter_client, and
-//     [Client.Request] accepts them there;
-//   - it does not answer is_complete_request at all;
-//   - a message with a wrong signature is not executed, but GoNB then stops
-//     ("Failed to process incoming message, stopping kernel: message had an
-//     invalid signature");
-//   - after a panic the execute_reply says only "exit status 2": the panic
-//     message and its "Cell [n] Line m" position are on stderr;
-//   - without gopls on its PATH, complete_request answers "ok" with no
-//     matches.
+//   - GoNB sends the replies to control requests (interrupt_reply,
+//     shutdown_reply) on its shell socket; the shim sends them on control.
+//     [Client.Request] still accepts them on shell, so that this client also
+//     works with GoNB alone (shell and control share one identity, as in
+//     jupyter_client);
+//   - GoNB does not answer is_complete_request at all; the shim answers it;
+//   - GoNB stops the whole kernel on a message with a wrong signature ("Failed
+//     to process incoming message, stopping kernel: message had an invalid
+//     signature"); the shim drops such messages and logs them, and the
+//     kernel stays alive;
+//   - after a panic GoNB's execute_reply says only "exit status 2", with the
+//     panic message and its "Cell [n] Line m" position on stderr only; the
+//     shim rewrites the reply and the IOPub error to ename "panic" and
+//     evalue "<message> (Cell [n] Line m)".
+//
+// One remains: without gopls on its PATH (the default, see the README),
+// complete_request answers "ok" with no matches.
 package jupyter

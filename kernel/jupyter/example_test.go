@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/jupyter"
 )
 
@@ -44,10 +45,10 @@ func ExampleClient_MeasureLatency() {
 // ExampleKernelSpec_Command shows how a kernelspec becomes a command line:
 // {connection_file} is substituted and env is merged, expanding ${NAME}.
 func ExampleKernelSpec_Command() {
-	ks := &jupyter.KernelSpec{
+	ks := &jupyter.KernelSpec{Spec: kernel.Spec{
 		Argv: []string{"/repo/bin/dlbd", "launch", "{connection_file}"},
 		Env:  map[string]string{"PATH": "/repo/bin:${PATH}"},
-	}
+	}}
 	argv, env := ks.Command("/tmp/kernel-1.json", []string{"PATH=/usr/bin"})
 	fmt.Println(argv)
 	fmt.Println(env)

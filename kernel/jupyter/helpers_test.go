@@ -11,46 +11,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 )
-
-// missing skips the test because a prerequisite is absent, or fails it when
-// DLBD_REQUIRE_KERNEL=1 (set by `make test`, where everything must exist).
-func missing(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("DLBD_REQUIRE_KERNEL") == "1" {
-		t.Fatalf("DLBD_REQUIRE_KERNEL=1 but "+format, args...)
-	}
-	t.Skipf(format+" (set DLBD_REQUIRE_KERNEL=1 to make this a failure)", args...)
-}
-
-// repoRoot returns the module root, two directories above this package.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
 
 // writeSpec writes kernels/<name>/kernel.json under a fresh directory and
 // returns that directory (a Jupyter data dir) and the parsed spec.
 func writeSpec(t *testing.T, name string, spec map[string]any) (string, *KernelSpec) {
 	t.Helper()
-	dataDir := t.TempDir()
-	dir := filepath.Join(dataDir, "kernels", name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	data, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "kernel.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ks, err := ReadKernelSpec(dir)
+	dataDir := kerneltest.WriteSpec(t, name, string(data))
+	ks, err := ReadKernelSpec(filepath.Join(dataDir, "kernels", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,13 +40,13 @@ func pythonSpec(t *testing.T) *KernelSpec {
 	}
 	py := os.Getenv("DLBD_PYTHON")
 	if py == "" {
-		py = filepath.Join(repoRoot(t), ".venv", "bin", "python")
+		py = filepath.Join(kerneltest.RepoRoot(t), ".venv", "bin", "python")
 	}
 	if _, err := os.Stat(py); err != nil {
-		missing(t, "no Python at %s (run `make kernel`, or set DLBD_PYTHON)", py)
+		kerneltest.Missing(t, "no Python at %s (run `make kernel`, or set DLBD_PYTHON)", py)
 	}
 	if out, err := exec.Command(py, "-c", "import ipykernel").CombinedOutput(); err != nil {
-		missing(t, "%s cannot import ipykernel: %v: %s", py, err, out)
+		kerneltest.Missing(t, "%s cannot import ipykernel: %v: %s", py, err, out)
 	}
 	_, ks := writeSpec(t, "pytest", map[string]any{
 		"argv":         []string{py, "-m", "ipykernel_launcher", "-f", "{connection_file}"},
@@ -97,13 +71,6 @@ func startClient(t *testing.T, spec *KernelSpec, timeout time.Duration) *Client 
 		}
 	})
 	return c
-}
-
-// ctxFor returns a context that ends after d or at the end of the test.
-func ctxFor(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // describe names a message for test failures.

@@ -7,7 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/internal/envlist"
 )
 
 // ErrKernelSpecNotFound is wrapped by [FindKernelSpec]'s error when no
@@ -15,27 +19,14 @@ import (
 var ErrKernelSpecNotFound = errors.New("kernelspec not found")
 
 // KernelSpec is an installed kernel: the parsed kernel.json of the spec's
-// section "Kernel specs" (https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernel-specs)
-// and the directory that holds it.
+// section "Kernel specs" (https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernel-specs),
+// whose fields are those of [kernel.Spec], and the directory that holds it.
 type KernelSpec struct {
 	// Name is the kernel's directory name, like "dlbd" or "python3".
 	Name string `json:"-"`
 	// Dir is the directory holding kernel.json (the "resource dir").
 	Dir string `json:"-"`
-	// Argv is the command line; "{connection_file}" and "{resource_dir}"
-	// are substituted by [KernelSpec.Command].
-	Argv []string `json:"argv"`
-	// DisplayName is what front-ends show, like "Go (Deep Learning y Big Data)".
-	DisplayName string `json:"display_name"`
-	// Language is the cells' language, like "go".
-	Language string `json:"language"`
-	// InterruptMode is "signal" (SIGINT to the kernel, the default when
-	// empty) or "message" (interrupt_request on the control channel).
-	InterruptMode string `json:"interrupt_mode,omitempty"`
-	// Env is merged into the kernel's environment, overriding inherited values.
-	Env map[string]string `json:"env,omitempty"`
-	// Metadata is free-form.
-	Metadata map[string]any `json:"metadata,omitempty"`
+	kernel.Spec
 }
 
 // DataPath returns the Jupyter data directories searched for kernelspecs, in
@@ -144,39 +135,31 @@ func ReadKernelSpec(dir string) (*KernelSpec, error) {
 }
 
 // Command returns the kernel's argv with "{connection_file}" and
-// "{resource_dir}" substituted, and environ with the kernelspec's Env merged
-// in. As jupyter_client does (string.Template.safe_substitute), "$NAME" and
-// "${NAME}" inside an Env value are replaced by NAME's value in environ when
-// it is set there, and kept as written otherwise.
-func (ks *KernelSpec) Command(connectionFile string, environ []string) (argv, env []string) {
+// "{resource_dir}" substituted, and the inherited environment with the
+// kernelspec's Env merged in (new variables at the end, in name order). As
+// jupyter_client does (string.Template.safe_substitute), "$NAME" and
+// "${NAME}" inside an Env value are replaced by NAME's inherited value when
+// it is set, and kept as written otherwise.
+func (ks *KernelSpec) Command(connectionFile string, inherited []string) (argv, env []string) {
 	r := strings.NewReplacer("{connection_file}", connectionFile, "{resource_dir}", ks.Dir)
 	for _, a := range ks.Argv {
 		argv = append(argv, r.Replace(a))
 	}
-	base := make(map[string]string, len(environ))
-	var order []string
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, seen := base[k]; !seen {
-			order = append(order, k)
-		}
-		base[k] = v
+	base, merged := envlist.Parse(inherited), envlist.Parse(inherited)
+	for _, k := range sortedKeys(ks.Env) {
+		merged.Set(k, safeExpand(ks.Env[k], base.Get))
 	}
-	lookup := func(name string) (string, bool) { v, ok := base[name]; return v, ok }
-	merged := make(map[string]string, len(base)+len(ks.Env))
-	for k, v := range base {
-		merged[k] = v
+	return argv, merged.Environ()
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	for k, v := range ks.Env {
-		if _, seen := merged[k]; !seen {
-			order = append(order, k)
-		}
-		merged[k] = safeExpand(v, lookup)
-	}
-	for _, k := range order {
-		env = append(env, k+"="+merged[k])
-	}
-	return argv, env
+	slices.Sort(keys)
+	return keys
 }
 
 // safeExpand replaces $NAME and ${NAME} with the value lookup gives, writes

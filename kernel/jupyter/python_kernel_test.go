@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 )
 
 // These tests run the client against ipykernel, an independent kernel
@@ -14,7 +16,7 @@ import (
 
 func TestPythonKernelInfo(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
-	info, err := c.KernelInfo(ctxFor(t, 20*time.Second))
+	info, err := c.KernelInfo(kerneltest.Context(t, 20*time.Second))
 	if err != nil {
 		t.Fatalf("KernelInfo: %v", err)
 	}
@@ -24,7 +26,7 @@ func TestPythonKernelInfo(t *testing.T) {
 	if ok, err := info.ProtocolAtLeast(5, 3); !ok || err != nil {
 		t.Errorf("protocol_version %q: at least 5.3 = %v, %v; want true", info.ProtocolVersion, ok, err)
 	}
-	if err := c.Ping(ctxFor(t, 5*time.Second)); err != nil {
+	if err := c.Ping(kerneltest.Context(t, 5*time.Second)); err != nil {
 		t.Errorf("Ping: %v", err)
 	}
 	st, err := os.Stat(c.ConnectionFile())
@@ -41,7 +43,7 @@ func TestPythonKernelInfo(t *testing.T) {
 
 func TestPythonExecute(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
-	ctx := ctxFor(t, 60*time.Second)
+	ctx := kerneltest.Context(t, 60*time.Second)
 	first, err := c.Execute(ctx, "print('hola', flush=True)\n1 + 1")
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
@@ -76,7 +78,7 @@ h.update(HTML("<b>dos</b>"))`
 
 func TestPythonExecuteError(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
-	ex, err := c.Execute(ctxFor(t, 30*time.Second), "1/0")
+	ex, err := c.Execute(kerneltest.Context(t, 30*time.Second), "1/0")
 	var ce *CellError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Execute(1/0) error = %v; want *CellError", err)
@@ -93,11 +95,11 @@ func TestPythonInterrupt(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Execute(ctxFor(t, 60*time.Second), "import time\nwhile True: time.sleep(0.1)")
+		_, err := c.Execute(kerneltest.Context(t, 60*time.Second), "import time\nwhile True: time.sleep(0.1)")
 		done <- err
 	}()
 	time.Sleep(time.Second)
-	if err := c.Interrupt(ctxFor(t, 10*time.Second)); err != nil {
+	if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
 		t.Fatalf("Interrupt: %v", err)
 	}
 	select {
@@ -109,7 +111,7 @@ func TestPythonInterrupt(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("cell still running 10 s after Interrupt")
 	}
-	if ex, err := c.Execute(ctxFor(t, 20*time.Second), "print(7*6)"); err != nil || ex.Stdout() != "42\n" {
+	if ex, err := c.Execute(kerneltest.Context(t, 20*time.Second), "print(7*6)"); err != nil || ex.Stdout() != "42\n" {
 		t.Errorf("cell after interrupt: stdout %q, error %v; want 42", ex.Stdout(), err)
 	}
 }
@@ -122,7 +124,7 @@ func TestPythonRejectsWrongKey(t *testing.T) {
 	}
 	s := c.Subscribe(m)
 	defer s.Close()
-	if err := c.SendWithKey(ctxFor(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
+	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
 		t.Fatalf("SendWithKey: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -130,14 +132,14 @@ func TestPythonRejectsWrongKey(t *testing.T) {
 	if got, err := s.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("mis-signed request got an answer (%v, err %v); want none", describe(got), err)
 	}
-	if ex, err := c.Execute(ctxFor(t, 20*time.Second), "print('still here')"); err != nil || ex.Stdout() != "still here\n" {
+	if ex, err := c.Execute(kerneltest.Context(t, 20*time.Second), "print('still here')"); err != nil || ex.Stdout() != "still here\n" {
 		t.Errorf("after a mis-signed request: stdout %q, error %v; want the kernel alive", ex.Stdout(), err)
 	}
 }
 
 func TestPythonCompletion(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
-	ctx := ctxFor(t, 30*time.Second)
+	ctx := kerneltest.Context(t, 30*time.Second)
 	cr, err := c.Complete(ctx, "import o", 8)
 	if err != nil {
 		t.Fatalf("Complete: %v", err)
@@ -165,12 +167,12 @@ func TestPythonShutdownLeavesNoProcess(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
 	procs, err := c.Processes()
 	if err != nil {
-		missing(t, "cannot list processes: %v", err)
+		kerneltest.Missing(t, "cannot list processes: %v", err)
 	}
 	if len(procs) == 0 || procs[0].PID != c.PID() {
 		t.Fatalf("Processes() = %v; want the kernel %d first", procs, c.PID())
 	}
-	if err := c.Shutdown(ctxFor(t, 20*time.Second)); err != nil {
+	if err := c.Shutdown(kerneltest.Context(t, 20*time.Second)); err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
 	for _, p := range procs {
@@ -187,7 +189,7 @@ func TestPythonShutdownLeavesNoProcess(t *testing.T) {
 	if _, err := os.Stat(c.ConnectionFile()); !os.IsNotExist(err) {
 		t.Errorf("connection file after Close: %v; want it removed", err)
 	}
-	if _, err := c.KernelInfo(ctxFor(t, time.Second)); !errors.Is(err, ErrClosed) {
+	if _, err := c.KernelInfo(kerneltest.Context(t, time.Second)); !errors.Is(err, ErrClosed) {
 		t.Errorf("KernelInfo after Close = %v; want ErrClosed", err)
 	}
 }

@@ -61,8 +61,9 @@ func (c *Client) send(ctx context.Context, ch Channel, m *Message, s *wire.Signe
 
 // Request sends m on ch (shell or control) and returns the reply: the first
 // message whose parent is m arriving on ch or, for a control request, on
-// shell. The spec wants control replies on control; GoNB v0.11.4 sends them
-// on shell, so the reply's Channel field tells which happened.
+// shell. The spec wants control replies on control; GoNB v0.11.4 alone
+// sends them on shell (the dlbd kernel's shim moves them to control), so
+// the reply's Channel field tells which happened.
 func (c *Client) Request(ctx context.Context, ch Channel, m *Message) (*Message, error) {
 	s := c.Subscribe(m)
 	defer s.Close()
@@ -110,8 +111,8 @@ func (c *Client) Complete(ctx context.Context, code string, cursorPos int) (Comp
 }
 
 // IsComplete sends is_complete_request for code and returns the reply.
-// A kernel may ignore this request (GoNB v0.11.4 does): the call then
-// ends with ctx's error.
+// A kernel may ignore this request (GoNB v0.11.4 alone does; the dlbd
+// kernel's shim answers it): the call then ends with ctx's error.
 func (c *Client) IsComplete(ctx context.Context, code string) (IsCompleteReply, error) {
 	var r IsCompleteReply
 	err := c.call(ctx, Shell, "is_complete_request", IsCompleteRequest{Code: code}, &r)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 )
 
 func TestStartKernelSpecMissing(t *testing.T) {
@@ -19,7 +21,7 @@ func TestStartKernelExitsEarly(t *testing.T) {
 	_, ks := writeSpec(t, "broken", map[string]any{
 		"argv": []string{"/bin/sh", "-c", "echo broken kernel, connection file {connection_file} >&2; exit 3"},
 	})
-	_, err := Start(ctxFor(t, 30*time.Second), Options{Spec: ks})
+	_, err := Start(kerneltest.Context(t, 30*time.Second), Options{Spec: ks})
 	if err == nil {
 		t.Fatal("Start(kernel that exits) = nil; want an error")
 	}
@@ -32,7 +34,7 @@ func TestStartKernelExitsEarly(t *testing.T) {
 
 func TestStartMissingExecutable(t *testing.T) {
 	_, ks := writeSpec(t, "ghost", map[string]any{"argv": []string{"/nonexistent/kernel", "{connection_file}"}})
-	_, err := Start(ctxFor(t, 10*time.Second), Options{Spec: ks})
+	_, err := Start(kerneltest.Context(t, 10*time.Second), Options{Spec: ks})
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/kernel") {
 		t.Errorf("Start(missing executable) = %v; want an error naming it", err)
 	}

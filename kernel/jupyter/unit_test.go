@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dlbd/dlbd/kernel"
 )
 
 func TestFindKernelSpecOrderAndCase(t *testing.T) {
@@ -62,8 +64,7 @@ func TestReadKernelSpecInvalid(t *testing.T) {
 }
 
 func TestKernelSpecCommand(t *testing.T) {
-	ks := &KernelSpec{
-		Dir:  "/spec",
+	ks := &KernelSpec{Dir: "/spec", Spec: kernel.Spec{
 		Argv: []string{"/bin/k", "-f", "{connection_file}", "--res={resource_dir}/x"},
 		Env: map[string]string{
 			"PATH":  "/opt/bin:${PATH}",
@@ -71,7 +72,7 @@ func TestKernelSpecCommand(t *testing.T) {
 			"KEEP":  "${NOPE}-$NOPE-$$-$",
 			"NEW":   "v",
 		},
-	}
+	}}
 	argv, env := ks.Command("/run/kernel-1.json", []string{"HOME=/home/u", "PATH=/usr/bin", "PATH=/bin", "X=1"})
 	if got, want := strings.Join(argv, " "), "/bin/k -f /run/kernel-1.json --res=/spec/x"; got != want {
 		t.Errorf("argv = %q; want %q", got, want)

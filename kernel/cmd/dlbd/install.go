@@ -32,15 +32,3 @@ func runInstall(ctx context.Context, args []string) error {
 	fmt.Printf("installed kernelspec %q (%s) in %s\n", kernel.Name, kernel.DisplayName, dir)
 	return nil
 }
-
-func runLaunch(args []string) error {
-	fs := newFlagSet("launch")
-	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
-	}
-	return kernel.Launch(kernel.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)})
-}

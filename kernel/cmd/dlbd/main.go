@@ -1,7 +1,7 @@
 // Command dlbd installs, launches and checks the dlbd Jupyter kernel.
 //
 //	dlbd install [-repo DIR] [-jupyter-dir DIR] [-env KEY=VALUE]...   write the kernelspec
-//	dlbd launch -repo DIR CONNECTION_FILE                             start GoNB (kernel.json runs this)
+//	dlbd launch -repo DIR [-direct] CONNECTION_FILE                   start GoNB behind the protocol shim (kernel.json runs this)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
 //	dlbd doctor                                                       end-to-end check of the installed kernel
 package main
@@ -22,7 +22,11 @@ func main() {
 	stop()
 	if err != nil {
 		var quiet exitError
-		if !errors.As(err, &quiet) {
+		var status exitStatus
+		switch {
+		case errors.As(err, &status):
+			os.Exit(int(status))
+		case !errors.As(err, &quiet):
 			fmt.Fprintln(os.Stderr, "dlbd:", err)
 		}
 		os.Exit(1)
@@ -51,7 +55,7 @@ func run(ctx context.Context, args []string) error {
 	case "install":
 		return runInstall(ctx, rest)
 	case "launch":
-		return runLaunch(rest)
+		return runLaunch(ctx, rest)
 	case "notebooks":
 		return runNotebooks(ctx, rest)
 	case "doctor":

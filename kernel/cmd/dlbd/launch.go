@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/shim"
+)
+
+// runLaunch starts the kernel for Jupyter: GoNB behind the protocol shim,
+// or GoNB alone with -direct. It ignores ctx: SIGINT must reach the
+// kernel as an interrupt, not stop the launcher (the shim forwards it).
+func runLaunch(_ context.Context, args []string) error {
+	fs := newFlagSet("launch")
+	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
+	direct := fs.Bool("direct", false, "run GoNB alone, without the protocol shim (for comparisons)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
+	}
+	o := kernel.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)}
+	if *direct {
+		return kernel.LaunchDirect(o)
+	}
+	status, err := shim.Run(context.Background(), shim.Options{
+		ConnectionFile: o.ConnectionFile,
+		Command: func(connectionFile string) ([]string, []string, error) {
+			inner := o
+			inner.ConnectionFile = connectionFile
+			return kernel.Command(inner, os.Environ())
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if status != 0 {
+		return exitStatus(status)
+	}
+	return nil
+}
+
+// exitStatus is the exit status of a kernel that ended with one; dlbd
+// exits with it, saying nothing more (the kernel said what went wrong).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("kernel exited with status %d", int(e)) }

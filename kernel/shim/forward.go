@@ -1,0 +1,176 @@
+package shim
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/jupyter"
+)
+
+// start launches the eight forwarding goroutines: Jupyter to kernel and
+// back for shell, control and stdin, IOPub from the kernel, and the
+// heartbeat. Each ends when close closes the sockets.
+func (s *shim) start() {
+	for _, ch := range []int{shell, control, stdin} {
+		s.loop(s.jup.socks[ch], func(f [][]byte) { s.fromJupyter(ch, f) })
+		s.loop(s.ker.socks[ch], func(f [][]byte) { s.fromKernel(ch, f) })
+	}
+	s.loop(s.ker.socks[iopub], s.fromKernelIOPub)
+	s.loop(s.jup.socks[heartbeat], s.echo)
+}
+
+// loop starts a goroutine that hands every message received on sock to
+// handle, until the shim closes (Recv then fails and closing is set).
+func (s *shim) loop(sock zmq4.Socket, handle func(frames [][]byte)) {
+	s.loops.Add(1)
+	go func() {
+		defer s.loops.Done()
+		for {
+			m, err := sock.Recv()
+			if s.closing.Load() {
+				return
+			}
+			if err != nil {
+				// zmq4 reports a lost peer connection once and then blocks
+				// again; the pause only guards against a busy loop.
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			handle(m.Frames)
+		}
+	}()
+}
+
+// parseHeader decodes a header or parent_header frame; a malformed one
+// gives the zero header, which matches nothing.
+func parseHeader(b []byte) jupyter.Header {
+	var h jupyter.Header
+	json.Unmarshal(b, &h)
+	return h
+}
+
+// fromJupyter verifies a request from Jupyter and forwards it unchanged to
+// the kernel, or answers it itself (is_complete_request), or drops it.
+func (s *shim) fromJupyter(ch int, frames [][]byte) {
+	p, err := wire.Decode(s.signer, frames)
+	if err != nil {
+		s.reject(ch, frames, p, err)
+		return
+	}
+	h := parseHeader(p.Header)
+	switch {
+	case ch == shell && h.MsgType == "is_complete_request":
+		s.answerIsComplete(p)
+		return
+	case ch == shell && h.MsgType == "execute_request":
+		s.cells.start(h.MsgID)
+	case ch == control:
+		s.control.add(h.MsgID)
+	}
+	s.forward(s.ker, ch, frames)
+}
+
+// reject logs a request that failed verification, once per peer: a peer
+// without the key could otherwise fill the log.
+func (s *shim) reject(ch int, frames [][]byte, p wire.Parts, err error) {
+	var peer []byte
+	if len(frames) > 0 {
+		peer = frames[0] // the identity the ROUTER socket put first
+	}
+	if !s.warned.add(channelNames[ch] + "/" + string(peer)) {
+		return
+	}
+	what := parseHeader(p.Header).MsgType
+	if what == "" {
+		what = "a message"
+	}
+	s.log.Printf("%s: dropped %s from peer %q without forwarding it to the kernel: %v (later rejected messages from this peer are dropped silently)",
+		channelNames[ch], what, truncate(peer), err)
+}
+
+// truncate shortens b for a log line.
+func truncate(b []byte) []byte {
+	if len(b) > 40 {
+		return append(b[:40:40], "…"...)
+	}
+	return b
+}
+
+// fromKernel forwards a message from one of the kernel's ROUTER sockets to
+// Jupyter. GoNB answers control requests on its shell socket: those
+// replies go to Jupyter's control socket, which the spec prescribes. An
+// execute_reply that says only "exit status N" after a panic is rewritten.
+func (s *shim) fromKernel(ch int, frames [][]byte) {
+	dest := ch
+	if ch == shell {
+		if p, err := wire.Decode(nil, frames); err == nil {
+			parent := parseHeader(p.ParentHeader).MsgID
+			switch {
+			case s.control.take(parent):
+				dest = control
+			case parseHeader(p.Header).MsgType == "execute_reply":
+				if c := s.cells.reply(parent, p.Content); c != nil {
+					frames = s.resign(p, c)
+				}
+			}
+		}
+	}
+	s.forward(s.jup, dest, frames)
+}
+
+// fromKernelIOPub forwards a message the kernel published, collecting the
+// stderr of watched cells and rewriting their error message.
+func (s *shim) fromKernelIOPub(frames [][]byte) {
+	// GoNB uses the request's identities as IOPub topic, and the first
+	// one is the shim's own: drop it, so that Jupyter gets what GoNB
+	// would have sent it without the shim.
+	if len(frames) > 0 && bytes.Equal(frames[0], s.id) {
+		frames = frames[1:]
+	}
+	if p, err := wire.Decode(nil, frames); err == nil {
+		if parent := parseHeader(p.ParentHeader).MsgID; s.cells.watching(parent) {
+			switch parseHeader(p.Header).MsgType {
+			case "stream":
+				s.cells.stream(parent, p.Content)
+			case "error":
+				if c := s.cells.published(parent, p.Content); c != nil {
+					frames = s.resign(p, c)
+				}
+			}
+		}
+	}
+	s.forward(s.jup, iopub, frames)
+}
+
+// resign returns the frames of p with content replaced, signed anew.
+func (s *shim) resign(p wire.Parts, content []byte) [][]byte {
+	p.Content = content
+	return wire.Encode(s.signer, p)
+}
+
+// forward sends frames on channel ch of sd, logging a failure unless the
+// shim is closing.
+func (s *shim) forward(sd *side, ch int, frames [][]byte) {
+	if err := sd.send(ch, frames); err != nil && !s.closing.Load() {
+		s.log.Print(err)
+	}
+}
+
+// echo passes one of Jupyter's heartbeat pings to the kernel and the
+// kernel's echo back, so that a kernel that stopped answering looks dead to
+// Jupyter. A ping that the kernel does not echo gets no echo.
+func (s *shim) echo(ping [][]byte) {
+	ker := s.ker.socks[heartbeat]
+	if ker.Send(zmq4.NewMsgFrom(ping...)) != nil {
+		return
+	}
+	echo, err := ker.Recv() // returns when the kernel echoes or close closes ker
+	if err != nil {
+		return
+	}
+	s.forward(s.jup, heartbeat, echo.Frames)
+}

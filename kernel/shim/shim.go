@@ -1,0 +1,173 @@
+package shim
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/jupyter"
+)
+
+// Options configures [Run].
+type Options struct {
+	// ConnectionFile is the connection file Jupyter wrote for this kernel
+	// (the {connection_file} of the kernelspec's argv).
+	ConnectionFile string
+	// Command returns the kernel's argv and environment for the connection
+	// file the shim writes for it. It is required.
+	Command func(connectionFile string) (argv, env []string, err error)
+	// Log receives the shim's own messages (dropped messages, send
+	// failures); nil means os.Stderr, which Jupyter shows in its log.
+	Log io.Writer
+	// StopGrace is how long the kernel may take to exit after SIGTERM when
+	// ctx ends before it is killed; 0 means 5 s.
+	StopGrace time.Duration
+}
+
+// errKernelExited is what dialKernel returns when the kernel exits first.
+var errKernelExited = errors.New("shim: the kernel exited before accepting connections")
+
+// drainTime is how long the shim keeps forwarding after the kernel exited,
+// for the messages it sent just before (the shutdown_reply above all).
+const drainTime = 100 * time.Millisecond
+
+// maxIPCPath is the longest socket path Linux and macOS accept (sun_path
+// holds 108 and 104 bytes with the final NUL).
+const maxIPCPath = 103
+
+// Run starts the kernel behind the shim and forwards messages until the
+// kernel exits; it returns the kernel's exit status (128+n when signal n
+// killed it). When ctx ends first, the kernel gets SIGTERM (and SIGKILL
+// after o.StopGrace). The error is non-nil only when the shim could not
+// start; then the status is meaningless.
+func Run(ctx context.Context, o Options) (int, error) {
+	if o.Command == nil {
+		return 0, errors.New("shim: Options.Command is nil: nothing to start")
+	}
+	if o.StopGrace <= 0 {
+		o.StopGrace = 5 * time.Second
+	}
+	out := o.Log
+	if out == nil {
+		out = os.Stderr
+	}
+	logger := log.New(out, "dlbd shim: ", log.LstdFlags|log.Lmsgprefix)
+	ci, err := jupyter.ReadConnectionFile(o.ConnectionFile)
+	if err != nil {
+		return 0, fmt.Errorf("shim: %w", err)
+	}
+	signer, err := wire.NewSigner(ci.SignatureScheme, []byte(ci.Key))
+	if err != nil {
+		return 0, fmt.Errorf("shim: connection file %s: %w", o.ConnectionFile, err)
+	}
+	// MkdirTemp makes the directory 0700: only this user reaches GoNB.
+	dir, err := os.MkdirTemp("", "dlbd-kernel-")
+	if err != nil {
+		return 0, fmt.Errorf("shim: make a private directory for the kernel: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	inner, err := innerConnection(ci, dir)
+	if err != nil {
+		return 0, err
+	}
+	// GoNB takes its kernel id from a file name "kernel-<id>.json": keep
+	// Jupyter's name, so that both agree on the id.
+	innerFile := filepath.Join(dir, filepath.Base(o.ConnectionFile))
+	if err := inner.WriteFile(innerFile); err != nil {
+		return 0, fmt.Errorf("shim: %w", err)
+	}
+	argv, env, err := o.Command(innerFile)
+	if err != nil {
+		return 0, err
+	}
+	sctx, cancel := context.WithCancel(context.Background()) // the life of the sockets
+	defer cancel()
+	jup, err := bindJupyter(sctx, ci, logger)
+	if err != nil {
+		return 0, err
+	}
+	defer jup.close()
+	kid, err := startChild(argv, env)
+	if err != nil {
+		return 0, err
+	}
+	kid.forwardSignals()
+	id := "dlbd-shim-" + randomHex(8)
+	ker, err := dialKernel(ctx, inner, id, kid.done, logger)
+	switch {
+	case errors.Is(err, errKernelExited):
+		logger.Printf("the kernel (%s) exited with status %d before accepting connections", argv[0], kid.code)
+		return kid.code, nil
+	case err != nil:
+		kid.stop(o.StopGrace)
+		return 0, err
+	}
+	s := &shim{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: randomHex(16)}
+	s.start()
+	select {
+	case <-kid.done:
+	case <-ctx.Done():
+		kid.stop(o.StopGrace)
+	}
+	time.Sleep(drainTime)
+	s.close()
+	return kid.code, nil
+}
+
+// innerConnection returns the connection GoNB gets: ci's key and scheme,
+// and IPC endpoints dir/k-1 … dir/k-5 (GoNB writes "ipc://<ip>-<port>"),
+// or fresh TCP ports on 127.0.0.1 when dir is too long for a socket path.
+func innerConnection(ci jupyter.ConnectionInfo, dir string) (jupyter.ConnectionInfo, error) {
+	inner := jupyter.ConnectionInfo{Transport: "ipc", IP: filepath.Join(dir, "k"),
+		ShellPort: 1, ControlPort: 2, StdinPort: 3, IOPubPort: 4, HBPort: 5}
+	if len(inner.IP)+len("-5") > maxIPCPath {
+		var err error
+		if inner, err = jupyter.NewConnectionInfo(); err != nil {
+			return inner, fmt.Errorf("shim: %w", err)
+		}
+	}
+	inner.SignatureScheme, inner.Key, inner.KernelName = ci.SignatureScheme, ci.Key, ci.KernelName
+	return inner, nil
+}
+
+// randomHex returns n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b)
+}
+
+// shim is the forwarding state of one Run.
+type shim struct {
+	jup, ker *side
+	signer   *wire.Signer
+	log      *log.Logger
+	id       []byte // identity of the shim's sockets towards the kernel
+	session  string // session of the messages the shim writes itself
+
+	cells   cells // execute requests whose output is watched for panics
+	control idSet // msg_ids of control requests still awaiting a reply
+	warned  idSet // peers already told about a dropped message
+
+	closing atomic.Bool    // set before the sockets are closed
+	loops   sync.WaitGroup // the forwarding goroutines
+}
+
+// close stops the forwarding: it closes every socket, which makes each
+// loop's Recv fail, and waits for the loops to return.
+func (s *shim) close() {
+	s.closing.Store(true)
+	s.ker.close()
+	s.jup.close()
+	s.loops.Wait()
+}

@@ -1,0 +1,254 @@
+package shim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/jupyter"
+)
+
+// TestMain lets the test binary play two more roles, chosen by
+// SHIM_TEST_ROLE: "shim" runs Run in front of the fake kernel (the test
+// binary again, as "kernel"), "kernel" runs the fake kernel. Argument 1 is
+// the connection file.
+func TestMain(m *testing.M) {
+	switch os.Getenv("SHIM_TEST_ROLE") {
+	case "shim":
+		status, err := Run(context.Background(), Options{
+			ConnectionFile: os.Args[1],
+			Command: func(connFile string) ([]string, []string, error) {
+				// os/exec keeps the last of duplicate variables.
+				return []string{os.Args[0], connFile}, append(os.Environ(), "SHIM_TEST_ROLE=kernel"), nil
+			},
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(status)
+	case "kernel":
+		os.Exit(runFakeKernel(os.Args[1]))
+	}
+	os.Exit(m.Run())
+}
+
+// testSpec returns a kernelspec running this test binary in role.
+func testSpec(t testing.TB, role string) *jupyter.KernelSpec {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &jupyter.KernelSpec{Name: "shim-" + role, Spec: kernel.Spec{
+		Argv: []string{exe, "{connection_file}"}, InterruptMode: "message",
+		Env: map[string]string{"SHIM_TEST_ROLE": role},
+	}}
+}
+
+// start starts the fake kernel behind the shim, for one test.
+func start(t testing.TB, role string) *jupyter.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := jupyter.Start(ctx, jupyter.Options{Spec: testSpec(t, role), ShutdownTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestForwardsAndRoutesControlReplies(t *testing.T) {
+	c := start(t, "shim")
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), "hola")
+	if err != nil || ex.Stdout() != "hola\n" {
+		t.Fatalf("Execute = stdout %q, %v; want hola", ex.Stdout(), err)
+	}
+	for _, m := range ex.Outputs {
+		for _, id := range m.Identities {
+			if strings.HasPrefix(string(id), "dlbd-shim-") {
+				t.Errorf("iopub topic %q carries the shim's own identity", m.Identities)
+			}
+		}
+	}
+	// The fake kernel, like GoNB, answers control requests on shell.
+	m, _ := c.NewMessage("interrupt_request", nil)
+	r, err := c.Request(kerneltest.Context(t, 10*time.Second), jupyter.Control, m)
+	if err != nil || r.Channel != jupyter.Control || r.Header.MsgType != "interrupt_reply" {
+		t.Errorf("interrupt_request: reply %v on %v, error %v; want interrupt_reply on control", r, r.Channel, err)
+	}
+	if err := c.Ping(kerneltest.Context(t, 5*time.Second)); err != nil {
+		t.Errorf("Ping: %v", err)
+	}
+	if errs := c.DroppedErrors(); len(errs) > 0 {
+		t.Errorf("client dropped messages from the shim: %v", errs)
+	}
+}
+
+func TestDropsUnverifiedMessages(t *testing.T) {
+	c := start(t, "shim")
+	for range 2 {
+		m, _ := c.NewMessage("execute_request", jupyter.ExecuteRequest{Code: "forged", UserExpressions: map[string]string{}})
+		if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), jupyter.Shell, m, []byte("wrong")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Frames no kernel could parse: no delimiter, and too few frames after it.
+	raw := zmq4.NewDealer(context.Background())
+	defer raw.Close()
+	if err := raw.Dial(c.Connection().Endpoint(c.Connection().ShellPort)); err != nil {
+		t.Fatal(err)
+	}
+	raw.SendMulti(zmq4.NewMsgFrom([]byte("garbage")))
+	raw.SendMulti(zmq4.NewMsgFrom([]byte("<IDS|MSG>"), []byte("sig"), []byte("{}")))
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), "sigo vivo")
+	if err != nil || ex.Stdout() != "sigo vivo\n" {
+		t.Fatalf("after unverified messages: stdout %q, %v; want the kernel alive; output:\n%s", ex.Stdout(), err, c.Output())
+	}
+	out := c.Output()
+	if n := strings.Count(out, "shell: dropped execute_request from peer"); n != 1 {
+		t.Errorf("log names the dropped execute_request %d times; want once for the peer:\n%s", n, out)
+	}
+	if !strings.Contains(out, "bad message signature") || !strings.Contains(out, "no <IDS|MSG> delimiter") {
+		t.Errorf("log does not say why the messages were dropped:\n%s", out)
+	}
+}
+
+func TestPanicReplyNamesPanicAndLine(t *testing.T) {
+	c := start(t, "shim")
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), "panic")
+	var ce *jupyter.CellError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Execute(panic) = %v; want a cell error", err)
+	}
+	want := fmt.Sprintf("boom <nil> (Cell [%d] Line 3)", ex.Reply.ExecutionCount)
+	if ce.EName != "panic" || ce.EValue != want {
+		t.Errorf("reply ename %q, evalue %q; want panic, %q", ce.EName, ce.EValue, want)
+	}
+	wantTB := []string{"panic: boom <nil>", fmt.Sprintf("\tmain.main() [[ Cell [%d] Line 3 ]]", ex.Reply.ExecutionCount), "exit status 2"}
+	if strings.Join(ce.Traceback, "|") != strings.Join(wantTB, "|") {
+		t.Errorf("reply traceback %q; want %q", ce.Traceback, wantTB)
+	}
+	if errs := ex.Errors(); len(errs) != 1 || errs[0].EValue != want || errs[0].EName != "panic" {
+		t.Errorf("iopub error = %+v; want the same rewrite", errs)
+	}
+	// The client verifies signatures: a rewritten message not signed
+	// again would have been dropped, and the execution would have failed.
+	if errs := c.DroppedErrors(); len(errs) > 0 {
+		t.Errorf("client dropped messages: %v", errs)
+	}
+}
+
+func TestIsCompleteAnsweredByShim(t *testing.T) {
+	c := start(t, "shim")
+	r, err := c.IsComplete(kerneltest.Context(t, 5*time.Second), "%%\nif true {")
+	if err != nil || r.Status != Incomplete || r.Indent != "\t" {
+		t.Errorf("IsComplete = %+v, %v; want incomplete with one tab", r, err)
+	}
+}
+
+func TestStdinRoundTrip(t *testing.T) {
+	c := start(t, "shim")
+	ex, err := c.ExecuteWith(kerneltest.Context(t, 15*time.Second), jupyter.ExecuteRequest{Code: "input", AllowStdin: true}, nil)
+	if err != nil || ex.Stdout() != "input: \"\"\n" {
+		t.Errorf("input cell: stdout %q, %v; want the empty line the client answers", ex.Stdout(), err)
+	}
+}
+
+func TestHeartbeatFollowsKernel(t *testing.T) {
+	c := start(t, "shim")
+	if err := c.Ping(kerneltest.Context(t, 5*time.Second)); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if _, err := c.Execute(kerneltest.Context(t, 10*time.Second), "stop heartbeat"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(kerneltest.Context(t, time.Second)); err == nil {
+		t.Errorf("Ping answered although the kernel stopped echoing")
+	}
+}
+
+// startShimProcess runs the shim role as a plain child process (no
+// client), returning it and the fake kernel's pid once the kernel listens.
+func startShimProcess(t *testing.T) (*exec.Cmd, int) {
+	t.Helper()
+	dir := t.TempDir()
+	ci, err := jupyter.NewConnectionInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	connFile, ready := filepath.Join(dir, "kernel-test.json"), filepath.Join(dir, "ready")
+	if err := ci.WriteFile(connFile); err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, connFile)
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(), "SHIM_TEST_ROLE=shim", "SHIM_TEST_READY="+ready)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for i := 0; ; i++ {
+		if data, err := os.ReadFile(ready); err == nil && len(data) > 0 {
+			pid, _ := strconv.Atoi(string(data))
+			return cmd, pid
+		}
+		if i == 300 {
+			t.Fatal("the fake kernel did not start within 3 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	procs, _ := jupyter.Processes()
+	for _, p := range procs {
+		if p.PID == pid {
+			return p.Alive()
+		}
+	}
+	return false
+}
+
+func TestSignalForwardedAndStatusReturned(t *testing.T) {
+	cmd, kid := startShimProcess(t)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if cmd.ProcessState.ExitCode() != 7 {
+		t.Errorf("shim exited with %v; want the fake kernel's status 7 after SIGTERM", err)
+	}
+	if alive(kid) {
+		t.Errorf("fake kernel %d alive after the shim exited", kid)
+	}
+}
+
+func TestKernelDiesWithShim(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	cmd, kid := startShimProcess(t)
+	cmd.Process.Kill()
+	cmd.Wait()
+	for i := 0; alive(kid); i++ {
+		if i == 200 {
+			t.Fatalf("fake kernel %d still alive 2 s after the shim was killed", kid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
