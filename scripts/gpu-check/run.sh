@@ -43,7 +43,7 @@ runtest() { # runtest BINARY PKGDIR OUTFILE [ARGS...]
 }
 
 runtest cuda.test dl/internal/cuda tests-cuda.txt -test.v -test.timeout 4m || status=1
-runtest dl.test dl tests-dl.txt -test.v -test.short -test.run 'CUDA' -test.timeout 4m || status=1
+runtest dl.test dl tests-dl.txt -test.v -test.short -test.run 'CUDA|NCCL' -test.timeout 4m || status=1
 runtest cuda.test dl/internal/cuda bench.txt -test.run '^$' -test.bench 'Gemm|Copy' -test.benchtime 20x -test.timeout 4m
 runtest bench.test dl/bench bench-nb05.txt -test.run '^$' -test.bench "$NB05_BENCH" -test.benchtime 10x -test.timeout 4m
 
