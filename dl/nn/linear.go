@@ -43,14 +43,9 @@ func NewLinear(in, out int, cfg LinearConfig) *Linear {
 	return l
 }
 
-// Forward returns x·Wᵀ + b.
-func (l *Linear) Forward(x *dl.Tensor) *dl.Tensor {
-	y := x.MatMul(l.Weight.T())
-	if l.Bias == nil {
-		return y
-	}
-	return y.Add(l.Bias)
-}
+// Forward returns x·Wᵀ + b (dl.Linear: one GEMM with W transposed by a
+// kernel flag, bias added in the same pass).
+func (l *Linear) Forward(x *dl.Tensor) *dl.Tensor { return dl.Linear(x, l.Weight, l.Bias) }
 
 // NamedParameters returns "weight" and "bias".
 func (l *Linear) NamedParameters() []NamedParameter {
