@@ -9,7 +9,7 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks doctor bench clean
+.PHONY: help notebook kernel test vet unit notebooks doctor bench gpu-check clean
 
 help:
 	@echo "make notebook [UI=lab|notebook] [PORT=8888]  set up what is missing, then start Jupyter in notebooks/"
@@ -39,6 +39,7 @@ vet:
 unit:
 	DLBD_REQUIRE_KERNEL=1 go test ./...
 	go test -tags noasm ./dl/...
+	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
 
 notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
@@ -47,6 +48,12 @@ notebooks:
 # writes build/bench.json. Options: make bench BENCH_ARGS='-run sgemm -rounds 7'
 bench:
 	scripts/bench/run.sh $(BENCH_ARGS)
+
+# gpu-check: cross-build the CUDA test binaries into .gpu/ for a GPU machine without Go;
+# run there from the repo root: bash scripts/gpu-check/run.sh (see scripts/gpu-check/README.md).
+gpu-check:
+	bash scripts/gpu-check/build.sh
+	@echo "gpu-check: built .gpu/; on the GPU machine run: bash scripts/gpu-check/run.sh"
 
 clean:
 	rm -rf build bin/.warm
