@@ -2,6 +2,7 @@ package dl
 
 import (
 	"fmt"
+	"html"
 	"math"
 	"strings"
 )
@@ -197,4 +198,16 @@ func (f *formatter) raw(v float64) string {
 func (f *formatter) format(v float64) string {
 	s := f.raw(v)
 	return strings.Repeat(" ", max(0, f.width-len(s))) + s
+}
+
+// HTML renders t for a notebook cell: a caption with shape, dtype, device
+// and memory, and the String form in a <pre> block (HTML-escaped).  With
+// GoNB: gonbui.DisplayHTML(t.HTML()).
+func (t *Tensor) HTML() string {
+	caption := fmt.Sprintf("Tensor %v · %v · %v · %s", t.shape, t.dtype, t.dev, FormatBytes(t.Bytes()))
+	if t.requiresGrad {
+		caption += " · requires_grad"
+	}
+	return `<div class="dl-tensor"><div style="font-size:smaller;color:#666">` + html.EscapeString(caption) +
+		`</div><pre style="margin:0">` + html.EscapeString(t.String()) + `</pre></div>`
 }

@@ -47,11 +47,7 @@ func unaryF[F float](op unaryOp, o, x []F) {
 		}
 	case opReLU:
 		for i, v := range x {
-			if v > 0 {
-				o[i] = v
-			} else {
-				o[i] = 0
-			}
+			o[i] = max(v, 0) // branch-free (and NaN stays NaN, as in PyTorch)
 		}
 	case opAbs:
 		for i, v := range x {

@@ -114,32 +114,40 @@ func (g *Generator) normal(dst []float64) {
 	}
 }
 
-// portableLog is the natural logarithm of x in (0, 1], computed with the
-// classic reduction x = 2^k·(1+f), log(1+f) = 2s + 2s³/3 + ... with
-// s = f/(2+f) (the fdlibm scheme).  Every product is rounded explicitly
-// (float64(...)) so no compiler fuses it into an FMA: math.Log may use
-// assembly or FMA on some architectures, which would change the random
-// numbers from one machine to another.
+// portableLog is the natural logarithm of x in (0, 1], with the
+// reduction x = 2^k·(1+f), √2/2 <= 1+f < √2, and the minimax polynomial of
+// fdlibm's e_log.c for log(1+f) = 2s + 2s³/3 + ... with s = f/(2+f).
+// Every product is rounded explicitly (float64(...)) so that no compiler
+// fuses it into an FMA: math.Log may use assembly or FMA on some
+// architectures, which would change the random numbers from one machine
+// to another.
 func portableLog(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01
+		ln2Lo = 1.90821492927058770002e-10
+		lg1   = 6.666666666666735130e-01
+		lg2   = 3.999999999940941908e-01
+		lg3   = 2.857142874366239149e-01
+		lg4   = 2.222219843214978396e-01
+		lg5   = 1.818357216161805012e-01
+		lg6   = 1.531383769920937332e-01
+		lg7   = 1.479819860511658591e-01
+	)
 	frac, exp := math.Frexp(x) // x = frac·2^exp, frac in [0.5, 1)
 	if frac < math.Sqrt2/2 {
 		frac *= 2
 		exp--
 	}
 	f := frac - 1
+	k := float64(exp)
 	s := f / (2 + f)
 	z := float64(s * s)
-	// Series 2·atanh(s) = 2s(1 + z/3 + z²/5 + ...), |s| < 0.172.
-	term, sum := 1.0, 0.0
-	for k := 1; k < 40; k += 2 {
-		sum = float64(sum + float64(term/float64(k)))
-		term = float64(term * z)
-		if term < 1e-20 {
-			break
-		}
-	}
-	const ln2 = 0.6931471805599453
-	return float64(float64(float64(exp)*ln2) + float64(2*float64(s*sum)))
+	w := float64(z * z)
+	t1 := float64(w * float64(lg2+float64(w*float64(lg4+float64(w*lg6)))))
+	t2 := float64(z * float64(lg1+float64(w*float64(lg3+float64(w*float64(lg5+float64(w*lg7)))))))
+	r := t2 + t1
+	hfsq := float64(0.5 * float64(f*f))
+	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
 // Rand returns numbers uniform in [0, 1), like torch.rand.

@@ -222,6 +222,10 @@ func TestRandomDeterministic(t *testing.T) {
 	if want := pinnedRand0; !slices.Equal(first, want) {
 		t.Errorf("Rand with seed 0 = %v; want %v", first, want)
 	}
+	normals := dl.Options{DType: dl.Float64, Generator: dl.NewGenerator(0)}.Randn(3).Float64s()
+	if want := pinnedRandn0; !slices.Equal(normals, want) {
+		t.Errorf("Randn with seed 0 = %v; want %v", normals, want)
+	}
 }
 
 func TestString(t *testing.T) {
@@ -244,5 +248,14 @@ func TestString(t *testing.T) {
 	big := dl.Arange(0, 2000, 1).String()
 	if !strings.Contains(big, "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n        1.9990e+03], device=cpu, dtype=float32)") {
 		t.Errorf("summarised String() = %q", big)
+	}
+}
+
+func TestHTML(t *testing.T) {
+	got := dl.FromSlice([]float32{1, 2}).HTML()
+	for _, want := range []string{"Tensor [2] · float32 · cpu · 8 bytes", "<pre", "tensor([1., 2.], device=cpu, dtype=float32)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("HTML() = %q; want it to contain %q", got, want)
+		}
 	}
 }
