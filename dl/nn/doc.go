@@ -14,15 +14,14 @@
 // mismatches, all listed at once in a *[StateDictError]) before any
 // parameter is written.
 //
-// [Module] is the interface; [Linear], [Sequential], [MLP] and the
-// activations ([ReLU], [GELU], [Tanh], [Sigmoid]) implement it. [Save] and
+// [Module] is the interface; [Linear], [Sequential], [MLP], [Embedding],
+// [LayerNorm], [Dropout], the activations ([ReLU], [GELU], [Tanh],
+// [Sigmoid]) and the causal Transformer [Block] implement it. [Save] and
 // [Load] write and read safetensors files; [StateDict] and [LoadStateDict]
 // do the same in memory. Parameters are created as [InitConfig] says
 // (dtype, device, generator). testdata/mlp_step_anchor.py is the PyTorch
 // anchor of the MLP training-step benchmark.
-//
-// Not yet here: Embedding, LayerNorm, Dropout and the causal Transformer
-// block (they need dl ops that are not committed yet).
+
 //
 // # Errors
 //
