@@ -16,10 +16,16 @@
 // course, small enough to run live. Their numbers come from PCG with fixed
 // uniform and Box–Muller algorithms: a dataset depends only on its seed.
 //
-// Status: the Dataset/TensorDataset/DataLoader types and the *dl.Tensor
-// constructors of the synthetic tasks (Spirals, Blobs, Regression,
-// Teacher.Sample) come once package dl's tensor API is committed; the
-// generators behind them are here and tested.
+// A [Dataset] returns examples by index; [TensorDataset] wraps tensors
+// whose first axis indexes the examples, and also fetches whole batches with
+// one gather per tensor ([BatchDataset], PyTorch's __getitems__). A
+// [DataLoader] cuts an epoch into batches (batch size, seeded shuffle,
+// drop_last) and takes any [Sampler], the seam for a distributed sampler.
+//
+// [Spirals], [Blobs], [Regression] and [Teacher.Sample] return Float32
+// tensors on CPU; class labels are indices stored as Float32, the form
+// dl.CrossEntropy takes. TestTeacherScaling trains small students to check
+// that the teacher task's test loss falls with model size and with data.
 //
 // # Errors
 //
