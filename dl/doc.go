@@ -13,12 +13,17 @@
 // device, dtype and [Generator].  Ops are methods that return new tensors
 // (Add, Mul, MatMul, Sum, ReLU, ...); methods ending in InPlace modify
 // the receiver and are invisible to autograd.  [Tensor.String] prints like
-// PyTorch.
+// PyTorch and [Tensor.HTML] renders for notebooks.  Layers' building
+// blocks are functions: [Linear], [LayerNorm], [CrossEntropy], [MSE],
+// [Dropout], [OneHot], [Where], [Cat], [Stack].
 //
 // Autograd: mark leaves with [Tensor.SetRequiresGrad], compute, call
 // [Tensor.Backward] on a scalar, read [Tensor.Grad].  [NoGrad] disables
-// recording on the calling goroutine.  Leaf hooks
-// ([Tensor.RegisterPostAccumulateGradHook]) fire when a gradient is final.
+// recording on the calling goroutine and [WithAutocast] runs matrix
+// products in Float16/BFloat16.  Leaf hooks
+// ([Tensor.RegisterPostAccumulateGradHook]) fire when a gradient is final;
+// [Apply] runs a user-defined [Function] (custom forward and backward; its
+// Backward may itself call Backward, as gradient checkpointing does).
 //
 // Memory: [MemoryStats] reports allocated, peak and reserved bytes per
 // device; [Tensor.Release] frees a tensor now; [Tensor.To] copies between
@@ -72,9 +77,10 @@
 //
 // Backends.  Ops check their arguments and call kernels through a small
 // internal interface (backend.go): a memory part (deviceCount, malloc,
-// free, copy) under the caching allocator, and a kernel part (fill, cast,
+// free, copy) under the caching allocator, a kernel part (fill, cast,
 // unary, binary with broadcasting, scalar, reduce, permute, gemm) on
-// contiguous views.  The host backend serves CPU and Sim; the CUDA backend
+// contiguous views, and optional index kernels (indexSelect, indexAdd,
+// where) for embeddings, cross-entropy and masks.  The host backend serves CPU and Sim; the CUDA backend
 // plugs in from dl/cuda_*.go by setting cudaBackend.  MatMul on the host
 // uses the GEMM kernels of dl/internal/kernels (naive, blocked, gonum,
 // SIMD assembly; see MatMulKernel).
