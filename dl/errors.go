@@ -26,6 +26,7 @@ type ShapeError struct {
 	Fix    string  // how to fix it ("" if there is no general advice)
 }
 
+// Error returns the message: "dl: Op: kind: reason; fix".
 func (e *ShapeError) Error() string { return format(e.Op, "shape mismatch", e.Reason, e.Fix) }
 
 // Unwrap returns ErrShape.
@@ -40,6 +41,7 @@ type DeviceError struct {
 	Fix     string
 }
 
+// Error returns the message: "dl: Op: kind: reason; fix".
 func (e *DeviceError) Error() string { return format(e.Op, "device mismatch", e.Reason, e.Fix) }
 
 // Unwrap returns ErrDevice.
@@ -54,6 +56,7 @@ type DTypeError struct {
 	Fix    string
 }
 
+// Error returns the message: "dl: Op: kind: reason; fix".
 func (e *DTypeError) Error() string { return format(e.Op, "dtype mismatch", e.Reason, e.Fix) }
 
 // Unwrap returns ErrDType.
@@ -67,6 +70,7 @@ type ReleasedError struct {
 	Reason string // who released it
 }
 
+// Error returns the message: "dl: Op: kind: reason; fix".
 func (e *ReleasedError) Error() string {
 	return format(e.Op, "tensor used after release", "it was released by "+e.Reason,
 		"call t.Retain() before Backward to keep an intermediate tensor, or keep a copy with t.Clone()")
@@ -83,6 +87,7 @@ type AutogradError struct {
 	Fix    string
 }
 
+// Error returns the message: "dl: Op: kind: reason; fix".
 func (e *AutogradError) Error() string { return format(e.Op, "autograd", e.Reason, e.Fix) }
 
 // Unwrap returns ErrAutograd.

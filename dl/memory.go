@@ -165,6 +165,7 @@ type OutOfMemoryError struct {
 	Cause     error // the backend's error, if any
 }
 
+// Error returns the message, worded like CUDA's.
 func (e *OutOfMemoryError) Error() string {
 	s := fmt.Sprintf("dl: out of memory on %v: tried to allocate %s (capacity %s; %s allocated; %s free)",
 		e.Device, FormatBytes(e.Requested), FormatBytes(e.Capacity), FormatBytes(e.Allocated), FormatBytes(e.Free))
