@@ -21,7 +21,7 @@
 // do the same in memory. Parameters are created as [InitConfig] says
 // (dtype, device, generator). testdata/mlp_step_anchor.py is the PyTorch
 // anchor of the MLP training-step benchmark.
-
+//
 // # Errors
 //
 // A checkpoint that does not fit the module is a *[StateDictError]; file
