@@ -30,7 +30,8 @@ import (
 //
 // Other cells: "input" asks for a line on stdin and prints it, "stop
 // heartbeat" stops echoing pings, anything else is printed on stdout.
-// SIGTERM makes it exit with status 7.
+// SIGTERM makes it exit with status 7; SIGINT creates the file
+// $SHIM_TEST_READY.sigint.
 type fakeKernel struct {
 	signer *wire.Signer
 	socks  [numChannels]zmq4.Socket
@@ -59,14 +60,20 @@ func runFakeKernel(connFile string) int {
 			return 2
 		}
 	}
+	ready := os.Getenv("SHIM_TEST_READY")
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
-		<-sigs
-		fmt.Println("fake kernel: SIGTERM")
-		os.Exit(7)
+		for sig := range sigs {
+			if sig == syscall.SIGINT && ready != "" { // an interrupt: say so, go on
+				os.WriteFile(ready+".sigint", nil, 0o644)
+				continue
+			}
+			fmt.Println("fake kernel: SIGTERM")
+			os.Exit(7)
+		}
 	}()
-	if ready := os.Getenv("SHIM_TEST_READY"); ready != "" {
+	if ready != "" {
 		os.WriteFile(ready, []byte(fmt.Sprint(os.Getpid())), 0o644)
 	}
 	go f.heartbeat()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/jupyter"
 )
 
@@ -94,6 +95,33 @@ func TestForwardsAndRoutesControlReplies(t *testing.T) {
 	}
 	if errs := c.DroppedErrors(); len(errs) > 0 {
 		t.Errorf("client dropped messages from the shim: %v", errs)
+	}
+	// A control peer with an identity of its own (none of the client's
+	// sockets) gets its reply too: GoNB alone would send it to nobody.
+	ci := c.Connection()
+	signer, _ := wire.NewSigner(ci.SignatureScheme, []byte(ci.Key))
+	peer := zmq4.NewDealer(context.Background())
+	defer peer.Close()
+	if err := peer.Dial(ci.Endpoint(ci.ControlPort)); err != nil {
+		t.Fatal(err)
+	}
+	req := wire.Encode(signer, wire.Parts{Header: []byte(`{"msg_id":"ctl-1","msg_type":"interrupt_request","session":"other","username":"u","date":"","version":"5.3"}`)})
+	if err := peer.SendMulti(zmq4.NewMsgFrom(req...)); err != nil {
+		t.Fatal(err)
+	}
+	recv := make(chan zmq4.Msg, 1)
+	go func() { // ends with a message, or when peer is closed
+		m, _ := peer.Recv()
+		recv <- m
+	}()
+	var got zmq4.Msg
+	select {
+	case got = <-recv:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no interrupt_reply for a control peer of its own within 5 s")
+	}
+	if p, err := wire.Decode(signer, got.Frames); err != nil || parseHeader(p.Header).MsgType != "interrupt_reply" || parseHeader(p.ParentHeader).MsgID != "ctl-1" {
+		t.Errorf("control peer got %q, %v; want the signed interrupt_reply to ctl-1", got.Frames, err)
 	}
 }
 
@@ -181,8 +209,9 @@ func TestHeartbeatFollowsKernel(t *testing.T) {
 }
 
 // startShimProcess runs the shim role as a plain child process (no
-// client), returning it and the fake kernel's pid once the kernel listens.
-func startShimProcess(t *testing.T) (*exec.Cmd, int) {
+// client), returning it, the fake kernel's pid once the kernel listens, and
+// the kernel's ready file.
+func startShimProcess(t *testing.T) (*exec.Cmd, int, string) {
 	t.Helper()
 	dir := t.TempDir()
 	ci, err := jupyter.NewConnectionInfo()
@@ -204,7 +233,7 @@ func startShimProcess(t *testing.T) (*exec.Cmd, int) {
 	for i := 0; ; i++ {
 		if data, err := os.ReadFile(ready); err == nil && len(data) > 0 {
 			pid, _ := strconv.Atoi(string(data))
-			return cmd, pid
+			return cmd, pid, ready
 		}
 		if i == 300 {
 			t.Fatal("the fake kernel did not start within 3 s")
@@ -224,8 +253,20 @@ func alive(pid int) bool {
 	return false
 }
 
-func TestSignalForwardedAndStatusReturned(t *testing.T) {
-	cmd, kid := startShimProcess(t)
+func TestSignalsForwardedAndStatusReturned(t *testing.T) {
+	cmd, kid, ready := startShimProcess(t)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if _, err := os.Stat(ready + ".sigint"); err == nil {
+			break
+		}
+		if i == 300 {
+			t.Fatal("the fake kernel got no SIGINT within 3 s of the shim's")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +283,7 @@ func TestKernelDiesWithShim(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc")
 	}
-	cmd, kid := startShimProcess(t)
+	cmd, kid, _ := startShimProcess(t)
 	cmd.Process.Kill()
 	cmd.Wait()
 	for i := 0; alive(kid); i++ {
