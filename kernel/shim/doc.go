@@ -10,8 +10,10 @@
 //     sockets itself: shell, control and stdin (ROUTER), IOPub (PUB) and
 //     heartbeat (REP);
 //  2. writes a second connection file, mode 0600, into a private temporary
-//     directory (mode 0700), with the same key and IPC endpoints in that
-//     directory, so that only this user can reach GoNB at all;
+//     directory (mode 0700), with the same key and IPC (Unix socket)
+//     endpoints in that directory, so that only this user can reach GoNB
+//     at all (fresh TCP ports on 127.0.0.1 instead when the directory's
+//     path is too long for a socket);
 //  3. starts GoNB on it as a child in the shim's own process group (so
 //     Jupyter's kill of the group reaches GoNB and its cell processes), with
 //     Linux's parent-death signal set to SIGKILL (so GoNB dies with the
