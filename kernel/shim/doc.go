@@ -22,10 +22,12 @@
 //     status.
 //
 // Forwarding keeps every message byte for byte, routing identities
-// included, except for the three repairs:
+// included (IOPub messages only lose the shim's own identity, which GoNB
+// puts first in their topic), except for the three repairs:
 //
-//   - A request whose HMAC signature does not verify is dropped (and logged
-//     once per peer): GoNB would stop the whole kernel on it.
+//   - A request whose HMAC signature does not verify, or that is not a
+//     Jupyter message at all, is dropped (and logged once per peer): GoNB
+//     would stop the whole kernel on the first and crash on the second.
 //   - When a cell panics, GoNB's execute_reply and IOPub error say only
 //     "exit status 2"; the shim collects the cell's stderr stream and
 //     rewrites both with the panic message and the cell line
