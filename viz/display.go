@@ -21,12 +21,21 @@ type Sink interface {
 }
 
 // gonbSink is the Sink of GoNB cells (github.com/janpfeifer/gonb/gonbui).
+//
+// Pitfall: gonbui writes to a pipe that GoNB reads asynchronously; when the
+// cell's process exits right after a large message (the 1 MB of viz.Init),
+// the kernel can lose it and the output silently never appears. Every
+// message is therefore followed by gonbui.Sync, which waits until GoNB has
+// received everything sent so far.
 type gonbSink struct{}
 
-func (gonbSink) active() bool               { return gonbui.IsNotebook }
-func (gonbSink) DisplayHTML(html string)    { gonbui.DisplayHTML(html) }
-func (gonbSink) UpdateHTML(id, html string) { gonbui.UpdateHTML(id, html) }
-func (gonbSink) DisplayMarkdown(md string)  { gonbui.DisplayMarkdown(md) }
+func (gonbSink) active() bool { return gonbui.IsNotebook }
+
+func (gonbSink) DisplayHTML(html string) { gonbui.DisplayHTML(html); gonbui.Sync() }
+
+func (gonbSink) UpdateHTML(id, html string) { gonbui.UpdateHTML(id, html); gonbui.Sync() }
+
+func (gonbSink) DisplayMarkdown(md string) { gonbui.DisplayMarkdown(md); gonbui.Sync() }
 
 // notebook is the default sink.
 var notebook gonbSink
