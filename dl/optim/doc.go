@@ -19,7 +19,8 @@
 //
 // [SGD], [Adam] and [AdamW] update Float32 or Float64 parameters on host
 // devices (CPU, Sim); [ClipGradNorm] clips gradients by their total norm.
-// Not yet here: optimizer state dicts for checkpoints.
+// StateDict / LoadStateDict give the optimizer state for checkpoints, with
+// torch's names (state.i.exp_avg, ...).
 //
 // # Errors
 //
