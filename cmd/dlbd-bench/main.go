@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -82,6 +83,7 @@ func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, 
 	r := newRunner(ctx, root, python, budget, settle)
 	defer r.close()
 	start := time.Now()
+	load0 := loadAverage()
 	done := 0
 	for i := 0; i < rounds; i++ {
 		if el := time.Since(start); i >= 2 && el+el/time.Duration(i) > deadline {
@@ -99,6 +101,16 @@ func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, 
 	if err := writeJSON(out, results); err != nil {
 		return err
 	}
+	fmt.Printf("load average (1 min) before: %s, after: %s (2 cores: above ~0.5 other work competed; prefer the paired ratios)\n", load0, loadAverage())
 	fmt.Printf("\nwrote %s (%d entries, %d rounds, %s)\n", out, len(results), done, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// loadAverage returns the 1-minute load average from /proc/loadavg, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
