@@ -47,6 +47,7 @@ func (t *Tensor) GELUTanh() *Tensor {
 
 // Exp returns e^t elementwise, like torch.exp.
 func (t *Tensor) Exp() *Tensor {
+	t = autocastFloat32(t)
 	out := unaryRaw("Exp", opExp, t)
 	if needsGrad(t) {
 		record("Exp", out, []*Tensor{t}, nil, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(out)} })
@@ -56,6 +57,7 @@ func (t *Tensor) Exp() *Tensor {
 
 // Log returns the natural logarithm elementwise, like torch.log.
 func (t *Tensor) Log() *Tensor {
+	t = autocastFloat32(t)
 	out := unaryRaw("Log", opLog, t)
 	if needsGrad(t) {
 		record("Log", out, []*Tensor{t}, nil, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(t)} })
@@ -78,6 +80,7 @@ func (t *Tensor) Sqrt() *Tensor {
 
 // Pow returns t^p elementwise, like torch.pow(t, p).
 func (t *Tensor) Pow(p float64) *Tensor {
+	t = autocastFloat32(t)
 	out := scalarRaw("Pow", opPowS, t, p)
 	if needsGrad(t) {
 		record("Pow", out, []*Tensor{t}, nil, func(g *Tensor) []*Tensor {

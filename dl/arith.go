@@ -4,6 +4,7 @@ package dl
 // torch.add.  It panics with *ShapeError, *DeviceError or *DTypeError if
 // the shapes do not broadcast or the devices or dtypes differ.
 func (a *Tensor) Add(b *Tensor) *Tensor {
+	a, b = autocastPromote(a, b)
 	out := binaryRaw("Add", opAdd, a, b)
 	if needsGrad(a, b) {
 		record("Add", out, []*Tensor{a, b}, nil, func(g *Tensor) []*Tensor {
@@ -22,6 +23,7 @@ func (a *Tensor) Add(b *Tensor) *Tensor {
 
 // Sub returns a - b elementwise with broadcasting, like torch.sub.
 func (a *Tensor) Sub(b *Tensor) *Tensor {
+	a, b = autocastPromote(a, b)
 	out := binaryRaw("Sub", opSub, a, b)
 	if needsGrad(a, b) {
 		record("Sub", out, []*Tensor{a, b}, nil, func(g *Tensor) []*Tensor {
@@ -40,6 +42,7 @@ func (a *Tensor) Sub(b *Tensor) *Tensor {
 
 // Mul returns a · b elementwise with broadcasting, like torch.mul.
 func (a *Tensor) Mul(b *Tensor) *Tensor {
+	a, b = autocastPromote(a, b)
 	out := binaryRaw("Mul", opMul, a, b)
 	if needsGrad(a, b) {
 		record("Mul", out, []*Tensor{a, b}, nil, func(g *Tensor) []*Tensor {
@@ -58,6 +61,7 @@ func (a *Tensor) Mul(b *Tensor) *Tensor {
 
 // Div returns a / b elementwise with broadcasting, like torch.div.
 func (a *Tensor) Div(b *Tensor) *Tensor {
+	a, b = autocastPromote(a, b)
 	out := binaryRaw("Div", opDiv, a, b)
 	if needsGrad(a, b) {
 		record("Div", out, []*Tensor{a, b}, nil, func(g *Tensor) []*Tensor {
