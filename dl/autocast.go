@@ -16,8 +16,10 @@ type autocastState struct {
 // `with torch.autocast(device, dtype=dt):` for matrix products: MatMul,
 // MatMulWith and Linear cast Float32 operands to dt (a differentiable
 // AsType, so gradients come back in float32), multiply with float32
-// accumulation, and return a dt result.  Other ops run in their inputs'
-// dtype.  It panics with a *DTypeError unless dt is Float16 or BFloat16.
+// accumulation, and return a dt result.  Softmax, LayerNorm, sums, Exp,
+// Log, Pow and the losses run in float32, and Add/Sub/Mul/Div promote
+// mixed dtypes: the lists are in AutocastOps (autocast_policy.go).  Other
+// ops run in their inputs' dtype.  It panics with a *DTypeError unless dt is Float16 or BFloat16.
 // Course: "Prácticas de eficiencia computacional" (mixed precision).
 func WithAutocast(dt DType, fn func()) {
 	if !dt.IsHalf() {

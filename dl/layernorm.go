@@ -10,6 +10,7 @@ import "fmt"
 // Paper: Ba, Kiros and Hinton 2016, Layer Normalization (arXiv:1607.06450).
 func LayerNorm(t, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
+	t = autocastFloat32(t)
 	t.live(op)
 	if len(t.shape) == 0 {
 		panic(shapeErr(op, [][]int{t.shape}, "normalise a tensor with at least one axis", "cannot normalise a scalar"))

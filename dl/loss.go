@@ -26,6 +26,7 @@ func CrossEntropy(logits, targets *Tensor) *Tensor {
 // CrossEntropyWith is CrossEntropy with options.
 func CrossEntropyWith(logits, targets *Tensor, o CrossEntropyOptions) *Tensor {
 	const op = "CrossEntropy"
+	logits = autocastFloat32(logits)
 	logits.live(op)
 	targets.live(op)
 	r := len(logits.shape)
@@ -40,6 +41,9 @@ func CrossEntropyWith(logits, targets *Tensor, o CrossEntropyOptions) *Tensor {
 	c := logits.shape[r-1]
 	rows := logits.n / max(c, 1)
 	cls := indices(op, targets, c, ignore, true)
+	if fusableCE(logits) { // fused_cross_entropy.go: one pass, no [N, C] intermediate
+		return fusedCrossEntropy(op, logits, cls, ignore)
+	}
 	var flat, kept []int
 	for i, k := range cls {
 		if k != ignore {
@@ -95,6 +99,7 @@ func CrossEntropyWith(logits, targets *Tensor, o CrossEntropyOptions) *Tensor {
 
 // MSE returns the mean of (a − b)², like torch.nn.functional.mse_loss.
 func MSE(a, b *Tensor) *Tensor {
+	a, b = autocastFloat32(a), autocastFloat32(b)
 	d := a.Sub(b)
 	out := d.Pow(2).Mean()
 	return out

@@ -21,6 +21,7 @@ func (t *Tensor) Mean(axes ...int) *Tensor { return t.mean("Mean", axes, false) 
 func (t *Tensor) MeanKeepDim(axes ...int) *Tensor { return t.mean("MeanKeepDim", axes, true) }
 
 func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
+	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
 	out := reduceRaw(name, opSum, t, ax, keep)
 	if needsGrad(t) {
@@ -33,6 +34,7 @@ func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
 }
 
 func (t *Tensor) mean(name string, axes []int, keep bool) *Tensor {
+	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
 	count := 1
 	for _, a := range ax {

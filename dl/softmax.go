@@ -5,6 +5,7 @@ package dl
 // large logits do not overflow.
 func (t *Tensor) Softmax(axis int) *Tensor {
 	const op = "Softmax"
+	t = autocastFloat32(t)
 	a := t.axis(op, axis)
 	y := softmaxRaw(op, t, a, false)
 	if needsGrad(t) { // dx = y·(g − Σ g·y)
@@ -25,6 +26,7 @@ func (t *Tensor) Softmax(axis int) *Tensor {
 // computed stably (max subtracted first) and without forming the softmax.
 func (t *Tensor) LogSoftmax(axis int) *Tensor {
 	const op = "LogSoftmax"
+	t = autocastFloat32(t)
 	a := t.axis(op, axis)
 	y := softmaxRaw(op, t, a, true)
 	if needsGrad(t) { // dx = g − softmax·Σ g
