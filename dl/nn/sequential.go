@@ -13,9 +13,15 @@ var _ Module = (*Sequential)(nil)
 // NewSequential returns a Sequential of the given modules.
 func NewSequential(modules ...Module) *Sequential { return &Sequential{Modules: modules} }
 
-// Forward feeds x through every module in turn.
+// Forward feeds x through every module in turn; a Linear followed by
+// ReLU, Tanh or Sigmoid runs as one fused op (see Fuse) unless inside
+// dl.WithoutFusion.
 func (s *Sequential) Forward(x *dl.Tensor) *dl.Tensor {
-	for _, m := range s.Modules {
+	mods := s.Modules
+	if dl.FusionEnabled() {
+		mods = Fuse(mods)
+	}
+	for _, m := range mods {
 		x = m.Forward(x)
 	}
 	return x
