@@ -100,8 +100,10 @@ func (c InitConfig) uniformParam(bound float64, dims ...int) *dl.Tensor {
 	var p *dl.Tensor
 	dl.NoGrad(func() {
 		r := c.options().Rand(dims...)
-		p = r.MulScalar(2 * bound).AddScalar(-bound)
+		s := r.MulScalar(2 * bound)
+		p = s.AddScalar(-bound)
 		r.Release()
+		s.Release() // not left to the garbage collector: memory figures stay exact
 	})
 	return p.SetRequiresGrad(true)
 }
