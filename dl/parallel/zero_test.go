@@ -104,7 +104,9 @@ func measureZeROStates(t *testing.T, devs []dl.Device, sizes []int, stage int, b
 		if err != nil {
 			return err
 		}
-		psi = z.NumParams()
+		if r.Rank() == 0 {
+			psi = z.NumParams()
+		}
 		o := dl.Options{Device: dev, Generator: dl.NewGenerator(uint64(r.Rank()))}
 		x, y := o.Randn(4, sizes[0]), o.Randn(4, sizes[len(sizes)-1])
 		if bf16 {
