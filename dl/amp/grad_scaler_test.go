@@ -1,0 +1,144 @@
+package amp_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
+	"github.com/dlbd/dlbd/dl/optim"
+)
+
+// fakeStep sets p's gradient to g·scale (as Backward of a scaled loss
+// would), then runs one scaler iteration; it reports whether the
+// optimizer stepped.
+func fakeStep(s *amp.GradScaler, opt optim.Optimizer, p *dl.Tensor, g float64) bool {
+	p.ZeroGrad()
+	p.SetGrad(dl.Full(g*s.ScaleFactor(), p.Shape()...))
+	stepped := s.Step(opt)
+	s.Update()
+	return stepped
+}
+
+// TestGradScalerGolden follows torch.amp.GradScaler's defaults through
+// two overflowing steps and 2000 clean ones.
+func TestGradScalerGolden(t *testing.T) {
+	p := dl.Ones(3).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{LR: 1})
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{})
+	if got := s.ScaleFactor(); got != 65536 {
+		t.Fatalf("initial scale %v; want 65536", got)
+	}
+	for i := range 2 {
+		if fakeStep(s, opt, p, math.Inf(1)) {
+			t.Fatalf("overflowing step %d was not skipped", i)
+		}
+	}
+	if got := s.ScaleFactor(); got != 16384 || s.SkippedSteps() != 2 || p.Float32s()[0] != 1 {
+		t.Fatalf("after two overflows: scale %v, skipped %d, p %v; want 16384, 2, unchanged", got, s.SkippedSteps(), p.Float32s())
+	}
+	for i := range 1999 {
+		if !fakeStep(s, opt, p, 1e-6) {
+			t.Fatalf("clean step %d was skipped", i)
+		}
+	}
+	if got := s.ScaleFactor(); got != 16384 || s.GrowthTracker() != 1999 {
+		t.Fatalf("after 1999 clean steps: scale %v, tracker %d; want 16384, 1999", got, s.GrowthTracker())
+	}
+	fakeStep(s, opt, p, 1e-6)
+	if got := s.ScaleFactor(); got != 32768 || s.GrowthTracker() != 0 {
+		t.Fatalf("after 2000 clean steps: scale %v, tracker %d; want 32768, 0", got, s.GrowthTracker())
+	}
+	// 2000 steps of SGD with lr 1 on the unscaled gradient 1e-6.
+	if got, want := float64(p.Float32s()[0]), 1-2000*1e-6; math.Abs(got-want) > 1e-4 { // float32 rounding of 2000 updates
+		t.Errorf("parameter after 2000 unscaled steps %v; want %v", got, want)
+	}
+}
+
+func TestGradScalerNaNSkips(t *testing.T) {
+	p := dl.Ones(2).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{LR: 1})
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{InitScale: 8})
+	if fakeStep(s, opt, p, math.NaN()) || s.ScaleFactor() != 4 {
+		t.Errorf("NaN gradient: stepped or scale %v; want skipped and 4", s.ScaleFactor())
+	}
+}
+
+// TestGradScalerUnscaleBeforeClip checks that Unscale gives the true
+// gradients (scaling by a power of two is exact) and that Step then does
+// not divide again.
+func TestGradScalerUnscaleBeforeClip(t *testing.T) {
+	p := dl.FromSlice([]float32{1, -2, 3}).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{LR: 0.5})
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{})
+	s.Scale(p.Mul(p).Sum()).Backward() // true gradient 2p
+	s.Unscale()
+	if got := p.Grad().Float32s(); got[0] != 2 || got[1] != -4 || got[2] != 6 {
+		t.Fatalf("unscaled gradient %v; want [2 -4 6]", got)
+	}
+	norm := optim.ClipGradNorm([]*dl.Tensor{p}, 1)
+	if math.Abs(norm-math.Sqrt(56)) > 1e-5 {
+		t.Errorf("ClipGradNorm saw norm %v; want √56 (the true, unscaled norm)", norm)
+	}
+	s.Step(opt)
+	s.Update()
+	g := 2 / math.Sqrt(56) // the clipped gradient of p[0]
+	if got := float64(p.Float32s()[0]); math.Abs(got-(1-0.5*g)) > 1e-5 {
+		t.Errorf("p[0] after the step %v; want %v", got, 1-0.5*g)
+	}
+}
+
+// mustPanic returns the *amp.StateError fn panics with.
+func mustPanic(t *testing.T, fn func()) (err *amp.StateError) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		e, ok := r.(error)
+		if !ok || !errors.As(e, &err) || !errors.Is(e, amp.ErrState) {
+			t.Fatalf("panicked with %v; want an *amp.StateError", r)
+		}
+	}()
+	fn()
+	return nil
+}
+
+func TestGradScalerOrderErrors(t *testing.T) {
+	p := dl.Ones(2).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{})
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{})
+	s.Scale(p.Sum()).Backward()
+	s.Unscale()
+	err := mustPanic(t, s.Unscale)
+	for _, want := range []string{"amp: Unscale: Unscale has already been called since the last Update", "at most once per step"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("second Unscale: %q does not contain %q", err, want)
+		}
+	}
+	s.Step(opt)
+	if err := mustPanic(t, func() { s.Step(opt) }); !strings.Contains(err.Error(), "call Update after each Step") {
+		t.Errorf("second Step: %q", err)
+	}
+	s.Update()
+	if err := mustPanic(t, s.Update); !strings.Contains(err.Error(), "call Step (or Unscale) before Update") {
+		t.Errorf("Update without Step: %q", err)
+	}
+}
+
+func TestGradScalerDisabled(t *testing.T) {
+	p := dl.Ones(2).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{LR: 1})
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{Disabled: true})
+	loss := p.Sum()
+	if s.Scale(loss) != loss || s.ScaleFactor() != 1 {
+		t.Fatal("a disabled scaler changed the loss")
+	}
+	loss.Backward()
+	s.Unscale()
+	s.Unscale() // no state to misuse when disabled, as in torch
+	if !s.Step(opt) || p.Float32s()[0] != 0 {
+		t.Errorf("disabled scaler did not step plainly: p = %v", p.Float32s())
+	}
+	s.Update()
+}
