@@ -19,24 +19,39 @@ type GemmFunc[T gemm.Float] func(tA, tB bool, m, n, k int, alpha T, a []T, lda i
 // reports GFLOP/s = 2mnk/t and sets bytes to the operands' size.
 func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int), tA, tB bool, m, n, k, th int) {
 	a, bm, c := randSlice[T](m*k, 1), randSlice[T](k*n, 2), make([]T, m*n)
-	lda, ldb := k, n
+	lda, ldb := lds(tA, tB, m, n, k)
+	var z T
+	b.SetBytes(int64(unsafe.Sizeof(z)) * int64(m*k+k*n+m*n))
+	timeFlops(b, setThreads, th, 2*float64(m)*float64(n)*float64(k), func() {
+		gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n)
+	})
+}
+
+// lds returns the leading dimensions of op(A) (m x k) and op(B) (k x n)
+// stored densely.
+func lds(tA, tB bool, m, n, k int) (lda, ldb int) {
+	lda, ldb = k, n
 	if tA {
 		lda = m
 	}
 	if tB {
 		ldb = k
 	}
+	return lda, ldb
+}
+
+// timeFlops runs fn once to warm up buffers and caches, then times it on
+// th threads (GOMAXPROCS and setThreads) and reports GFLOP/s.
+func timeFlops(b *testing.B, setThreads func(int), th int, flops float64, fn func()) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
 	defer setThreads(0)
 	setThreads(th)
-	gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n) // warm up buffers and caches
-	var z T
-	b.SetBytes(int64(unsafe.Sizeof(z)) * int64(m*k+k*n+m*n))
+	fn()
 	b.ResetTimer()
 	for b.Loop() {
-		gemm(tA, tB, m, n, k, 1, a, lda, bm, ldb, 0, c, n)
+		fn()
 	}
-	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
 // randCache keeps benchmark operands between the calls testing.B makes
@@ -103,21 +118,8 @@ var BatchedShapes = []struct {
 // reporting GFLOP/s = 2·count·mnk/t.
 func BenchBatched[T gemm.Float](b *testing.B, batched func(tA, tB bool, m, n, k int, a []T, lda, sa int, bm []T, ldb, sb int, c []T, ldc, sc, count int), setThreads func(int), tA, tB bool, count, m, n, k, th int) {
 	a, bm, c := randSlice[T](count*m*k, 1), randSlice[T](count*k*n, 2), make([]T, count*m*n)
-	lda, ldb := k, n
-	if tA {
-		lda = m
-	}
-	if tB {
-		ldb = k
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
-	defer setThreads(0)
-	setThreads(th)
-	run := func() { batched(tA, tB, m, n, k, a, lda, m*k, bm, ldb, k*n, c, n, m*n, count) }
-	run()
-	b.ResetTimer()
-	for b.Loop() {
-		run()
-	}
-	b.ReportMetric(2*float64(count*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	lda, ldb := lds(tA, tB, m, n, k)
+	timeFlops(b, setThreads, th, 2*float64(count*m*n*k), func() {
+		batched(tA, tB, m, n, k, a, lda, m*k, bm, ldb, k*n, c, n, m*n, count)
+	})
 }
