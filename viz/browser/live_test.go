@@ -1,0 +1,134 @@
+package browser
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestLiveJupyterLab starts JupyterLab from the repository's .venv on
+// loopback, opens testdata/live.ipynb (or $DLBD_LIVE_NOTEBOOK) in headless
+// Chromium, runs all cells on the dlbd kernel and checks with live/live.mjs
+// that the charts draw and the progress bar appears while the cells run and
+// is finished at the end. It needs `make kernel` (kernelspec, .venv), node
+// and chromium; it installs playwright-core into <repo>/.assets/live-test.
+// Opt in with DLBD_LIVE=1; screenshots of failures go to $DLBD_SCREENSHOTS
+// (default <repo>/build/screenshots).
+func TestLiveJupyterLab(t *testing.T) {
+	if os.Getenv("DLBD_LIVE") != "1" {
+		t.Skip("set DLBD_LIVE=1 to run the live JupyterLab test (needs make kernel, node, chromium)")
+	}
+	needBrowser(t)
+	repo, _ := filepath.Abs("../..")
+	jupyter := filepath.Join(repo, ".venv", "bin", "jupyter")
+	for _, need := range []string{jupyter, filepath.Join(repo, ".jupyter", "kernels", "dlbd", "kernel.json")} {
+		if _, err := os.Stat(need); err != nil {
+			t.Fatalf("%s missing: run make kernel", need)
+		}
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node not found (Debian: apt-get install nodejs)")
+	}
+	modules := filepath.Join(repo, ".assets", "live-test")
+	if out, err := exec.Command("live/install.sh", modules).CombinedOutput(); err != nil {
+		t.Fatalf("live/install.sh: %v\n%s", err, out)
+	}
+	nb := os.Getenv("DLBD_LIVE_NOTEBOOK")
+	if nb == "" {
+		nb = "testdata/live.ipynb"
+	}
+	root := t.TempDir()
+	data, err := os.ReadFile(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "live.ipynb"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	var tok [16]byte
+	rand.Read(tok[:])
+	token := hex.EncodeToString(tok[:])
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	lab := exec.CommandContext(ctx, jupyter, "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+		fmt.Sprintf("--ServerApp.port=%d", port), "--IdentityProvider.token="+token,
+		"--LabApp.expose_app_in_browser=True", "--ServerApp.root_dir="+root)
+	if os.Geteuid() == 0 {
+		lab.Args = append(lab.Args, "--allow-root") // containers and CI often run as root
+	}
+	cfg := t.TempDir()
+	lab.Env = append(os.Environ(), "JUPYTER_PATH="+filepath.Join(repo, ".jupyter"),
+		"JUPYTER_CONFIG_DIR="+filepath.Join(cfg, "config"), "JUPYTER_RUNTIME_DIR="+filepath.Join(cfg, "runtime"),
+		"JUPYTERLAB_SETTINGS_DIR="+filepath.Join(cfg, "settings"), "JUPYTERLAB_WORKSPACES_DIR="+filepath.Join(cfg, "workspaces"))
+	logf, _ := os.Create(filepath.Join(cfg, "jupyter.log"))
+	lab.Stdout, lab.Stderr = logf, logf
+	if err := lab.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { // JupyterLab exits when interrupted; then wait for it.
+		lab.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { lab.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			lab.Process.Kill()
+		}
+	}()
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	if err := waitHTTP(base+"/api/status?token="+token, 60*time.Second); err != nil {
+		log, _ := os.ReadFile(logf.Name())
+		t.Fatalf("JupyterLab did not start: %v\n%s", err, tail(string(log), 2000))
+	}
+	shots := os.Getenv("DLBD_SCREENSHOTS")
+	if shots == "" {
+		shots = filepath.Join(repo, "build", "screenshots")
+	}
+	chrome, _ := Chromium(Options{})
+	cmd := exec.CommandContext(ctx, node, "live/live.mjs", "--modules", modules, "--chromium", chrome,
+		"--url", base+"/lab/tree/live.ipynb?token="+token, "--charts", "1", "--progress", "1", "--timeout-ms", "180000", "--screenshots", shots)
+	out, err := cmd.CombinedOutput()
+	t.Logf("live.mjs report:\n%s", out)
+	if err != nil {
+		log, _ := os.ReadFile(logf.Name())
+		t.Fatalf("live check failed: %v\nJupyterLab log (tail):\n%s", err, tail(string(log), 3000))
+	}
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func waitHTTP(url string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("status %s", resp.Status)
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
