@@ -43,6 +43,18 @@
 // leaves window.echarts undefined. The loader hides define from the wrapper
 // and then registers the library as the AMD module "echarts".
 //
+// GoNB closes the display pipe as soon as the cell's process ends, so a
+// message sent just before exit (the 1 MB of Init) can be lost: every display
+// is followed by gonbui.Sync, which waits until GoNB has received it.
+//
+// ECharts spaces log-axis ticks by powers of ten of the exponent: an axis
+// spanning ten decades or more shows one label every ten decades. Figures set
+// logBase (one tick every k decades) from their data.
+//
+// The sub-package viz/browser checks all this in a real headless Chromium:
+// nbconvert exports (charts drawn, the untrusted and missing-library
+// messages) and a live JupyterLab session.
+//
 // A chart of facts is a *Figure: the go-echarts chart plus the notes and
 // sources printed under it. Values whose status is not verified are marked
 // in the chart (tooltip and symbol) and in the caption; illustrative charts say

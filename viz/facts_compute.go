@@ -154,7 +154,9 @@ func DatasetSizes(modality ...string) *Figure {
 	return fig
 }
 
-// DatasetsTable returns datasets.csv as an HTML table (show it with HTML).
+// DatasetsTable returns datasets.csv as an HTML table (show it with HTML),
+// optionally only the rows whose modality starts with the given prefix as
+// written in the dataset ("text", "image", "audio", "video").
 func DatasetsTable(modality ...string) string {
 	mod := one("DatasetsTable", modality)
 	var rows [][]string
