@@ -61,7 +61,7 @@ func TestCheckpointSequentialMemory(t *testing.T) {
 	calls := 0
 	mods := deepMLP(n, d, dev, &calls)
 	x := dl.Options{Device: dev, Generator: dl.NewGenerator(2)}.Randn(batch, d)
-	act := int64(batch * d * 4)                                  // one [batch, d] float32 activation
+	act := int64(batch * d * 4)                               // one [batch, d] float32 activation
 	warm := checkpoint.CheckpointSequential(mods, 8, x).Sum() // allocates the parameter gradients
 	warm.Backward()
 	warm.Release()
