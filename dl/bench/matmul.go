@@ -66,8 +66,11 @@ type MatMulResult struct {
 	// Σ_p |A_ip·B_pj| of the entry, against a float64 product on the host:
 	// the check that the kernel computed the right thing.
 	RelErr float64
-	// Skipped says why the point was not measured ("" if it was).
-	Skipped string
+	// Skipped says why the point was not measured ("" if it was), and
+	// Estimated is the predicted seconds per product that put it over the
+	// budget (0 when a smaller size was skipped already).
+	Skipped   string
+	Estimated float64
 }
 
 // FLOPs returns the floating-point operations of an n×n×n product: n³
@@ -128,6 +131,7 @@ func MatMul(cfg MatMulConfig) ([]MatMulResult, error) {
 			} else if lastSize[i] > 0 {
 				if est := lastTime[i] * FLOPs(n) / FLOPs(lastSize[i]); est > budget.Seconds() {
 					r.Skipped = fmt.Sprintf("estimated %.3g s per product, over the budget of %v", est, budget)
+					r.Estimated = est
 				}
 			}
 			if r.Skipped != "" {

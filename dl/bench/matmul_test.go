@@ -97,7 +97,10 @@ func TestMatMulBudgetSkips(t *testing.T) {
 	if !strings.Contains(rs[1].Skipped, "over the budget of 1ms") || rs[1].GFLOPS != 0 || len(rs[1].Samples) != 0 {
 		t.Errorf("n=1024: Skipped = %q, GFLOPS = %g, %d samples; want skipped over the budget, no figures", rs[1].Skipped, rs[1].GFLOPS, len(rs[1].Samples))
 	}
-	if rs[2].Skipped != "a smaller size was already skipped" {
+	if want := rs[0].Seconds * FLOPs(1024) / FLOPs(16); math.Abs(rs[1].Estimated-want) > 1e-9*want || rs[1].Estimated <= 1e-3 {
+		t.Errorf("n=1024: Estimated = %g s; want the n=16 median scaled by (1024/16)³ = %g s, over the budget", rs[1].Estimated, want)
+	}
+	if rs[2].Skipped != "a smaller size was already skipped" || rs[2].Estimated != 0 {
 		t.Errorf("n=2048: Skipped = %q; want the smaller size's skip", rs[2].Skipped)
 	}
 }
