@@ -9,7 +9,7 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks doctor bench gpu-check clean
+.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean
 
 help:
 	@echo "make notebook [UI=lab|notebook] [PORT=8888]  set up what is missing, then start Jupyter in notebooks/"
@@ -30,7 +30,7 @@ doctor: kernel
 # test: everything CI checks. DLBD_REQUIRE_KERNEL=1 turns "kernel not installed" skips into failures.
 test:
 	@scripts/setup.sh --test
-	@$(MAKE) --no-print-directory vet unit notebooks
+	@$(MAKE) --no-print-directory vet unit notebooks browser
 
 vet:
 	go vet ./...
@@ -44,6 +44,14 @@ unit:
 
 notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
+
+# browser: the nbconvert HTML of every executed notebook draws its charts (and shows the untrusted /
+# missing-library messages) in headless Chromium; then JupyterLab from .venv runs a notebook live.
+# Screenshots of failures go to build/screenshots.
+browser:
+	DLBD_NOTEBOOK_HTML=$(REPO)/build/html DLBD_SCREENSHOTS=$(REPO)/build/screenshots DLBD_REQUIRE_BROWSER=1 \
+	  go test -count=1 ./viz/browser -run TestNotebookHTML
+	DLBD_LIVE=1 DLBD_SCREENSHOTS=$(REPO)/build/screenshots DLBD_REQUIRE_BROWSER=1 go test -count=1 ./viz/browser -run TestLiveJupyterLab
 
 # bench: Go benchmarks against anchors measured in the same run (NumPy/OpenBLAS, PyTorch CPU);
 # writes build/bench.json. Options: make bench BENCH_ARGS='-run sgemm -rounds 7'
