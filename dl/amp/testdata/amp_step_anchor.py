@@ -1,0 +1,91 @@
+"""PyTorch CPU anchor for BenchmarkAMPStep (dl/amp/bench_test.go).
+
+One training step of the 784-1024-1024-10 ReLU MLP of BenchmarkMLPStep
+(batch 256, SGD lr 0.01), with the forward pass and the loss under
+torch.autocast("cpu", dtype=...) for dtype bfloat16, or plain for
+float32: the same work as the Go benchmark.  Use Debian's python3-torch.
+(float16 autocast on CPU needs torch >= 2.3; with an older torch that case
+reports an error and the driver shows no anchor.)
+
+It runs with the environment of dl/nn/testdata/mlp_step_anchor.py (idle
+OpenMP workers sleep, no fresh mmap()s per step), re-executing itself.
+
+  python3 amp_step_anchor.py --dtype bfloat16 --threads 2   # standalone
+  python3 amp_step_anchor.py                                 # anchor server, case "amp_step"
+"""
+import os
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "dl", "nn", "testdata"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
+import mlp_step_anchor  # noqa: E402  (re-executes this script with its BEST_ENV)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import torch  # noqa: E402
+
+
+def make_step(dtype, batch=256, sizes=(784, 1024, 1024, 10), lr=0.01):
+    """Returns a function running one mixed-precision training step."""
+    torch.manual_seed(0)
+    layers = []
+    for i in range(len(sizes) - 1):
+        layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            layers.append(torch.nn.ReLU())
+    model = torch.nn.Sequential(*layers)
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    x = torch.randn(batch, sizes[0])
+    y = torch.randint(0, sizes[-1], (batch,))
+    loss_fn = torch.nn.CrossEntropyLoss()
+    dt = None if dtype == "float32" else getattr(torch, dtype)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cpu", dtype=dt, enabled=dt is not None):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+    step()  # fails here if this torch cannot autocast to dtype on CPU
+    return step
+
+
+def standalone():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtype", default="bfloat16")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--steps", type=int, default=40)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    step = make_step(args.dtype)
+    for _ in range(5):
+        step()
+    times = []
+    for _ in range(args.steps):
+        t0 = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - t0) * 1e3)
+    print(json.dumps({"dtype": args.dtype, "threads": args.threads, "torch": torch.__version__,
+                      "median_ms": round(statistics.median(times), 3), "min_ms": round(min(times), 3)}))
+
+
+def serve():
+    import anchor
+
+    @anchor.case("amp_step")
+    def amp_step(args):
+        step = make_step(args.get("dtype", "float32"), batch=int(args.get("batch", 256)))
+        return anchor.Timed(step, "ms/step", lambda sec: sec * 1e3)
+
+    anchor.serve("torch %s, cpu autocast, OMP_WAIT_POLICY=%s" % (torch.__version__, os.environ.get("OMP_WAIT_POLICY")))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        standalone()
+    else:
+        serve()

@@ -1,0 +1,95 @@
+package dl_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/dlbd/dlbd/dl"
+)
+
+// onThreads runs the benchmark body with n dl threads and GOMAXPROCS n.
+func onThreads(b *testing.B, n int, body func(b *testing.B)) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	prev := dl.NumThreads()
+	dl.SetNumThreads(n)
+	defer dl.SetNumThreads(prev)
+	body(b)
+}
+
+// fusedOrNot runs fn with fusion on (impl=fused) or inside
+// dl.WithoutFusion (impl=unfused).
+func fusedOrNot(impl string, fn func()) {
+	if impl == "unfused" {
+		dl.WithoutFusion(fn)
+		return
+	}
+	fn()
+}
+
+// BenchmarkCrossEntropy times forward and backward of CrossEntropy on
+// [256, 8192] float32 logits (a language-model head over an 8k
+// vocabulary), one thread, fused and unfused.  Its PyTorch anchor is
+// testdata/fused_anchor.py (case "cross_entropy", F.cross_entropy).
+func BenchmarkCrossEntropy(b *testing.B) {
+	const n, c = 256, 8192
+	for _, impl := range []string{"fused", "unfused"} {
+		b.Run(fmt.Sprintf("impl=%s/N=%d/C=%d", impl, n, c), func(b *testing.B) {
+			onThreads(b, 1, func(b *testing.B) {
+				g := dl.NewGenerator(0)
+				logits := dl.Options{Generator: g}.Randn(n, c).SetRequiresGrad(true)
+				labels := make([]float32, n)
+				for i := range labels {
+					labels[i] = float32(g.Uint64() % c)
+				}
+				y := dl.FromSlice(labels)
+				step := func() {
+					fusedOrNot(impl, func() {
+						loss := dl.CrossEntropy(logits, y)
+						loss.Backward()
+						loss.Release()
+						logits.ZeroGrad()
+					})
+				}
+				step()
+				b.SetBytes(int64(n * c * 4))
+				b.ResetTimer()
+				for b.Loop() {
+					step()
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkFusedLinear times forward and backward of ReLU(x·Wᵀ + b) for
+// x [256, 1024], W [1024, 1024], one thread: impl=fused runs
+// dl.FusedLinear, impl=unfused Linear then ReLU.
+func BenchmarkFusedLinear(b *testing.B) {
+	const rows, in, out = 256, 1024, 1024
+	for _, impl := range []string{"fused", "unfused"} {
+		b.Run(fmt.Sprintf("impl=%s/act=relu/rows=%d/in=%d/out=%d", impl, rows, in, out), func(b *testing.B) {
+			onThreads(b, 1, func(b *testing.B) {
+				o := dl.Options{Generator: dl.NewGenerator(0)}
+				x := o.Randn(rows, in)
+				w := o.Randn(out, in).MulScalar(0.03).Detach().SetRequiresGrad(true)
+				bias := o.Randn(out).SetRequiresGrad(true)
+				step := func() {
+					fusedOrNot(impl, func() {
+						y := dl.FusedLinear(x, w, bias, dl.FuseReLU)
+						loss := y.Sum()
+						loss.Backward()
+						loss.Release()
+						w.ZeroGrad()
+						bias.ZeroGrad()
+					})
+				}
+				step()
+				b.ResetTimer()
+				for b.Loop() {
+					step()
+				}
+			})
+		})
+	}
+}
