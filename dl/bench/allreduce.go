@@ -9,8 +9,8 @@ import (
 )
 
 // AllReduceConfig describes a sweep of all-reduces between the ranks of a
-// local dist group (goroutines of this process, each on its own Sim
-// device).  The zero value measures the three algorithms with 2 and 4
+// local dist group: goroutines of this process reducing []float32 buffers
+// in its memory, as dist.Run's ranks do.  The zero value measures the three algorithms with 2 and 4
 // ranks at 1 MiB and 16 MiB.
 type AllReduceConfig struct {
 	// Ranks are the group sizes; nil means 2 and 4.

@@ -41,7 +41,7 @@ func TestAllReduceErrors(t *testing.T) {
 		{name: "ranks=0", cfg: AllReduceConfig{Ranks: []int{0}}, want: "bench: AllReduce: 0 ranks; a group needs at least 1"},
 		{name: "size=10", cfg: AllReduceConfig{Sizes: []int64{10}}, want: "size 10 bytes; sizes must be positive multiples of 4"},
 		{name: "budget<0", cfg: AllReduceConfig{Budget: -1}, want: "negative Reps (0) or Budget (-1ns)"},
-		{name: "alg=99", cfg: AllReduceConfig{Ranks: []int{2}, Sizes: []int64{64}, Algorithms: []dist.Algorithm{99}}, want: "bench: AllReduce: "},
+		{name: "alg=99", cfg: AllReduceConfig{Ranks: []int{2}, Sizes: []int64{64}, Algorithms: []dist.Algorithm{99}}, want: "bench: AllReduce: dist: New with unknown AllReduce algorithm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs, err := AllReduce(tc.cfg)

@@ -196,6 +196,7 @@ func kernelName(k dl.MatMulKernel, host bool) string {
 	return k.String()
 }
 
+// orDefaultSlice returns v, or def when v is empty.
 func orDefaultSlice[T any](v, def []T) []T {
 	if len(v) == 0 {
 		return def
