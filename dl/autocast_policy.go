@@ -74,3 +74,23 @@ func autocastPromote(a, b *Tensor) (*Tensor, *Tensor) {
 	}
 	return a.AsType(dt), b.AsType(dt)
 }
+
+// autocastRelease hands the casts autocast made of tensors that do not
+// require grad (the data batch, frozen weights) to out's node, so the
+// graph releases them after Backward, or releases them at once when no
+// graph was recorded; otherwise nothing would release them but the
+// garbage collector, and memory figures would drift.  Casts of tensors
+// that require grad are outputs of recorded AsType nodes already.
+func autocastRelease(out *Tensor, orig, cast []*Tensor) *Tensor {
+	for i, c := range cast {
+		if c == nil || c == orig[i] || c.node != nil || c.requiresGrad {
+			continue
+		}
+		if out.node != nil {
+			out.node.saved = append(out.node.saved, c)
+		} else {
+			c.Release()
+		}
+	}
+	return out
+}

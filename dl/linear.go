@@ -14,8 +14,9 @@ func Linear(x, w, b *Tensor) *Tensor {
 	x.live(op)
 	w.live(op)
 	if autocastMode.Active() {
-		xwb := autocast(x, w, b)
-		x, w, b = xwb[0], xwb[1], xwb[2]
+		if xwb := autocast(x, w, b); xwb[0] != x || xwb[1] != w || xwb[2] != b {
+			return autocastRelease(Linear(xwb[0], xwb[1], xwb[2]), []*Tensor{x, w, b}, xwb)
+		}
 	}
 	sameDevice(op, x, w)
 	sameDType(op, x, w)

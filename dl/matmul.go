@@ -24,8 +24,9 @@ func MatMulWith(kern MatMulKernel, a, b *Tensor) *Tensor {
 	a.live(op)
 	b.live(op)
 	if autocastMode.Active() {
-		ab := autocast(a, b)
-		a, b = ab[0], ab[1]
+		if ab := autocast(a, b); ab[0] != a || ab[1] != b {
+			return autocastRelease(MatMulWith(kern, ab[0], ab[1]), []*Tensor{a, b}, ab)
+		}
 	}
 	sameDevice(op, a, b)
 	sameDType(op, a, b)

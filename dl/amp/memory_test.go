@@ -27,9 +27,14 @@ func TestAutocastHalvesActivations(t *testing.T) {
 			amp.Autocast(dt, func() { y = model.Forward(x) })
 		}
 		n := dl.MemoryStats(dev).Allocated - before
-		y.AsType(dl.Float32).Sum().Backward()
+		loss := y.AsType(dl.Float32).Sum()
+		loss.Backward()
+		loss.Release()
 		y.Release()
 		nn.ZeroGrad(model)
+		if after := dl.MemoryStats(dev).Allocated; after != before { // the casts are released with the graph, not by the GC
+			t.Errorf("%v: %d bytes still allocated after the step", dt, after-before)
+		}
 		return n
 	}
 	fp32 := held(dl.Float32)
