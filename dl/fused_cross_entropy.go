@@ -113,7 +113,8 @@ func expNonPositive(x float64, fast bool) float64 {
 		return 0
 	}
 	const ln2Hi, ln2Lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10 // ln 2 = hi + lo, as in math.Exp
-	k := float64(int64(x*math.Log2E - 0.5))                                     // round to nearest for x ≤ 0 (a conversion, not math.Round's bit twiddling)
+	// Round to nearest for x ≤ 0 with a conversion (math.Round is slower).
+	k := float64(int64(x*math.Log2E - 0.5))
 	r := (x - k*ln2Hi) - k*ln2Lo
 	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
 	return math.Float64frombits(math.Float64bits(p) + uint64(int64(k))<<52) // p·2^k (k ≥ −151: no underflow)

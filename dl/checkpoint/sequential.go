@@ -14,6 +14,8 @@ import (
 // are replayed.  If m is an nn.Sequential or nn.MLP its modules run one
 // by one and each intermediate output is released as soon as the next
 // module has consumed it, so the forward pass holds at most two of them.
+//
+// Course: "Prácticas de eficiencia computacional" (checkpoint(self.block1, x)).
 func CheckpointModule(m nn.Module, x *dl.Tensor) *dl.Tensor {
 	mods := flatten(m)
 	return CheckpointWith(Config{Generators: generators(mods)}, runModules(mods), x)[0]
@@ -29,6 +31,8 @@ func CheckpointModule(m nn.Module, x *dl.Tensor) *dl.Tensor {
 // activations kept fall from n to about 2√n, at the cost of one more
 // forward pass (Chen et al. 2016).  It panics if segments is not in
 // [1, len(modules)].
+//
+// Course: "Prácticas de eficiencia computacional" (gradient checkpointing).
 func CheckpointSequential(modules []nn.Module, segments int, x *dl.Tensor) *dl.Tensor {
 	if segments < 1 || segments > len(modules) {
 		panic(fmt.Sprintf("checkpoint: CheckpointSequential(%d modules, segments=%d): segments must be in [1, %d]",
