@@ -14,15 +14,15 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "dl", "nn", "testdata"))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
+sys.path.insert(0, os.path.join(ROOT, "dl", "testdata"))
 import mlp_step_anchor  # noqa: E402,F401  (re-executes this script with its BEST_ENV)
 
 import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+
+import steptime  # noqa: E402
 
 
 def make_step(n, c):
@@ -43,16 +43,7 @@ def standalone():
     ap.add_argument("--steps", type=int, default=30)
     args = ap.parse_args()
     torch.set_num_threads(1)
-    step = make_step(args.n, args.c)
-    for _ in range(3):
-        step()
-    times = []
-    for _ in range(args.steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
-    print(json.dumps({"n": args.n, "c": args.c, "torch": torch.__version__,
-                      "median_ms": round(statistics.median(times), 3), "min_ms": round(min(times), 3)}))
+    steptime.report(make_step(args.n, args.c), args.steps, n=args.n, c=args.c, torch=torch.__version__)
 
 
 def serve():

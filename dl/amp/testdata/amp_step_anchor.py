@@ -19,12 +19,12 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "dl", "nn", "testdata"))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
+sys.path.insert(0, os.path.join(ROOT, "dl", "testdata"))
 import mlp_step_anchor  # noqa: E402  (re-executes this script with its BEST_ENV)
 
 import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+
+import steptime  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -61,16 +61,7 @@ def standalone():
     ap.add_argument("--steps", type=int, default=40)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    step = make_step(args.dtype)
-    for _ in range(5):
-        step()
-    times = []
-    for _ in range(args.steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
-    print(json.dumps({"dtype": args.dtype, "threads": args.threads, "torch": torch.__version__,
-                      "median_ms": round(statistics.median(times), 3), "min_ms": round(min(times), 3)}))
+    steptime.report(make_step(args.dtype), args.steps, dtype=args.dtype, threads=args.threads, torch=torch.__version__)
 
 
 def serve():
