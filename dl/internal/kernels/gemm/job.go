@@ -18,6 +18,7 @@ type job[T Float] struct {
 	nt int
 	b  []T // packed B block, KC x NC, shared
 
+	kc        int // depth of the K blocks (see blockDepth)
 	chunkRows int // rows of C per chunk (a multiple of MR)
 	chunksM   int // chunks along M
 	partsN    int // chunks along N of a block: 1 unless M is short
@@ -48,9 +49,27 @@ func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
 	if j.chunksM < 2*j.nt { // few rows (e.g. dW = dYᵀX with 10 outputs): split N too
 		j.partsN = min(tilesN, ceilDiv(4*j.nt, j.chunksM))
 	}
-	j.blocks = make([]blockState, ceilDiv(p.N, mk.NC)*ceilDiv(p.K, mk.KC))
+	j.kc = blockDepth(p.K, mk.KC)
+	j.blocks = make([]blockState, ceilDiv(p.N, mk.NC)*ceilDiv(p.K, j.kc))
 	return j
 }
+
+// blockDepth splits k into K blocks of about kc: as many blocks as k/kc
+// rounds to (blocks up to 1.25 kc deep) and of equal depth, rounded up to a
+// multiple of 16 (the packing transposes 16 columns at a time).  k = 784
+// with KC = 256 gives 3 blocks of 272, 272, 240 instead of 256, 256, 256
+// and a 16-deep block that would cost a whole pass (packing, waits) for
+// 2% of the work.
+func blockDepth(k, kc int) int {
+	n := max(1, (k+kc/2)/kc) // round(k/kc)
+	if ceilDiv(k, n) > kc+kc/4 {
+		n = ceilDiv(k, kc)
+	}
+	return ceilDiv(ceilDiv(k, n), 16) * 16
+}
+
+// maxDepth is the deepest block blockDepth returns for kc.
+func maxDepth(kc int) int { return ceilDiv(kc+kc/4, 16)*16 + 16 }
 
 // run is one goroutine's part of the job; ws is its workspace.
 func (j *job[T]) run(ws *workspace[T]) {
@@ -60,8 +79,8 @@ func (j *job[T]) run(ws *workspace[T]) {
 		nc := min(mk.NC, p.N-jc)
 		panels := ceilDiv(nc, mk.NR)
 		groups := int32(ceilDiv(panels, bGroup))
-		for pc := 0; pc < p.K; pc += mk.KC {
-			kc := min(mk.KC, p.K-pc)
+		for pc := 0; pc < p.K; pc += j.kc {
+			kc := min(j.kc, p.K-pc)
 			blk := &j.blocks[bi]
 			bi++
 			for g := blk.nextB.Add(1) - 1; g < groups; g = blk.nextB.Add(1) - 1 {

@@ -35,8 +35,8 @@ func poolFor[T Float]() *pool {
 	return p.(*pool)
 }
 
-// getWorkspace returns a workspace for packing rows x KC of A and
-// KC x ncMax of B.
+// getWorkspace returns a workspace for packing rows x kc of A and
+// kc x ncMax of B, for any block depth kc the job may pick (maxDepth).
 func getWorkspace[T Float](mk *MicroKernel[T], rows, ncMax int) *workspace[T] {
 	pl := poolFor[T]()
 	pl.mu.Lock()
@@ -48,8 +48,8 @@ func getWorkspace[T Float](mk *MicroKernel[T], rows, ncMax int) *workspace[T] {
 		ws = new(workspace[T])
 	}
 	pl.mu.Unlock()
-	ws.a = aligned(ws.a, rows*mk.KC)
-	ws.b = aligned(ws.b, mk.KC*ncMax)
+	ws.a = aligned(ws.a, rows*maxDepth(mk.KC))
+	ws.b = aligned(ws.b, maxDepth(mk.KC)*ncMax)
 	ws.tile = aligned(ws.tile, mk.MR*mk.NR)
 	return ws
 }
