@@ -103,3 +103,31 @@ func prefixNames(ps []nn.NamedParameter, i int, whole bool) []string {
 	}
 	return out
 }
+
+// ModuleTo moves m's parameters to dev, in place, like torch's
+// module.to(device): each parameter becomes a copy on dev (a leaf that
+// requires grad) and the original is released. The parameters must be
+// held in exported fields (see rebind). Pipeline stages use it to put
+// their layers on their own device.
+func ModuleTo(m nn.Module, dev dl.Device) error {
+	from := nn.Parameters(m)
+	to := make([]*dl.Tensor, len(from))
+	dl.NoGrad(func() {
+		for i, p := range from {
+			if p.Device() == dev {
+				to[i] = p
+				continue
+			}
+			to[i] = p.To(dev).SetRequiresGrad(true)
+		}
+	})
+	if err := rebind(m, from, to); err != nil {
+		return err
+	}
+	for i, p := range from {
+		if to[i] != p {
+			p.Release()
+		}
+	}
+	return nil
+}
