@@ -11,6 +11,9 @@ import (
 // threadCPUTime returns the CPU time the calling OS thread has used
 // (clock_gettime(CLOCK_THREAD_CPUTIME_ID)): with the goroutine locked to
 // its thread, the time it computed, whatever else ran on the machine.
+//
+// Course: "Pipeline Parallelism (PP)" (the device clock of pp_timeline.go).
+// Paper: Huang et al. 2019, GPipe (arXiv:1811.06965).
 func threadCPUTime() (time.Duration, bool) {
 	const clockThreadCPUTimeID = 3
 	var ts syscall.Timespec

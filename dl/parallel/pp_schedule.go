@@ -42,6 +42,14 @@ type PipelineConfig struct {
 	// its examples); default dl.MSE. The pipeline scales it by 1/m, so the
 	// accumulated gradient is the gradient of the mean loss of the batch.
 	Loss func(out, target *dl.Tensor) *dl.Tensor
+	// SerialCompute makes the stages of this pipeline compute one at a
+	// time, so that each op's measured time is its own, free of the other
+	// stages' competition for cores and caches (this machine has fewer
+	// cores than a cluster has GPUs); the device clock (PipelineEvent)
+	// still places the ops as if every stage had its own processor.
+	// Default false. Do not use it with tensor parallelism inside the
+	// stages: TP partners must compute at the same time.
+	SerialCompute bool
 }
 
 // Pipeline is one stage of pipeline parallelism: rank s of the pipeline
@@ -120,6 +128,9 @@ func (p *Pipeline) Step(x, target *dl.Tensor) (float64, error) {
 		return 0, fmt.Errorf("parallel: pipeline stage %d: %w", s, err)
 	}
 	clock := &stageClock{origin: time.Now()}
+	if p.cfg.SerialCompute {
+		clock.turn = groupMutex(p.rank.Group())
+	}
 	p.events, p.peak = p.events[:0], 0
 	dev := p.rank.Device()
 	dl.ResetPeakMemory(dev)
@@ -180,10 +191,12 @@ func (p *Pipeline) forward(c *stageClock, mbs []microBatch, i int, xs, ts []*dl.
 		mb.in.SetRequiresGrad(true)
 	}
 	last := s == n-1
+	if last {
+		mb.target = ts[i].To(dev)
+	}
 	start, end, ws, we := c.run(ready, func() {
 		mb.out = p.Stage.Forward(mb.in)
 		if last {
-			mb.target = ts[i].To(dev)
 			mb.loss = p.cfg.Loss(mb.out, mb.target).DivScalar(float64(p.cfg.MicroBatches))
 		}
 	})

@@ -45,11 +45,17 @@ func runPipeline(t *testing.T, layers, w, p, m int, sched parallel.Schedule, x, 
 // accumulate); the pipelines keep the last step's measurements.
 func runPipelineSteps(t *testing.T, layers, w, p, m int, sched parallel.Schedule, x, y *dl.Tensor, steps int) ([]*parallel.Pipeline, float64) {
 	t.Helper()
+	return runPipelineCfg(t, layers, w, p, parallel.PipelineConfig{Schedule: sched, MicroBatches: m}, x, y, steps)
+}
+
+// runPipelineCfg is runPipelineSteps with a full configuration.
+func runPipelineCfg(t *testing.T, layers, w, p int, cfg parallel.PipelineConfig, x, y *dl.Tensor, steps int) ([]*parallel.Pipeline, float64) {
+	t.Helper()
 	pipes := make([]*parallel.Pipeline, p)
 	var loss float64
 	err := dist.Run(p, func(r *dist.Rank) error {
 		st := stageOf(t, layers, w, r.Rank(), p, r.Device())
-		pipe := parallel.NewPipeline(st, r, parallel.PipelineConfig{Schedule: sched, MicroBatches: m})
+		pipe := parallel.NewPipeline(st, r, cfg)
 		var l float64
 		var err error
 		for range steps {
@@ -116,7 +122,7 @@ func TestPipelineBubble(t *testing.T) {
 	// Ops of about a millisecond, each on one thread: the device clock
 	// counts the CPU time of the stage's own goroutine, so a GEMM must not
 	// hand work to helper goroutines.
-	const p, w, rowsPerMB, layersPerStage = 4, 128, 64, 3
+	const p, w, rowsPerMB, layersPerStage = 4, 128, 128, 6
 	dl.SetNumThreads(1)
 	defer dl.SetNumThreads(0)
 	for _, sched := range []parallel.Schedule{parallel.GPipe, parallel.OneFOneB} {
@@ -124,7 +130,8 @@ func TestPipelineBubble(t *testing.T) {
 			t.Run(fmt.Sprintf("schedule=%v/m=%d", sched, m), func(t *testing.T) {
 				x, y := regressionData(m*rowsPerMB, w, w, 3)
 				// The first step warms the caches and the allocator; measure the second.
-				pipes, _ := runPipelineSteps(t, layersPerStage*p, w, p, m, sched, x, y, 2)
+				cfg := parallel.PipelineConfig{Schedule: sched, MicroBatches: m, SerialCompute: true}
+				pipes, _ := runPipelineCfg(t, layersPerStage*p, w, p, cfg, x, y, 2)
 				var events []parallel.PipelineEvent
 				for _, pp := range pipes {
 					events = append(events, pp.Events()...)
@@ -133,9 +140,10 @@ func TestPipelineBubble(t *testing.T) {
 				// Tolerance: the stages' ops are not quite equal (the first stage
 				// computes no gradient for its input, about 1/6 less backward
 				// work; the last computes the loss), which adds idle time, and
-				// CPU times are noisy: measured excess 0.00–0.06 on 2 cores.
-				if got < want-0.02 || got > want+0.08 {
-					t.Errorf("measured idle share %.3f; (p−1)/(m+p−1) = %.3f (want within −0.02…+0.08)", got, want)
+				// CPU times are noisy on a shared machine (other processes compete for
+				// caches): measured excess 0.01–0.05 on 2 cores.
+				if got < want-0.02 || got > want+0.10 {
+					t.Errorf("measured idle share %.3f; (p−1)/(m+p−1) = %.3f (want within −0.02…+0.10)", got, want)
 				}
 				t.Logf("idle share %.3f, formula %.3f", got, want)
 			})

@@ -1,7 +1,10 @@
 package parallel
 
 import (
+	"sync"
 	"time"
+
+	"github.com/dlbd/dlbd/dl/dist"
 )
 
 // PipelineEvent is one block of a pipeline schedule as it ran: stage
@@ -58,11 +61,25 @@ func IdleShare(events []PipelineEvent) float64 {
 type stageClock struct {
 	now    time.Duration // when the stage is free
 	origin time.Time     // wall-clock origin of the step
+	turn   *sync.Mutex   // with SerialCompute: held while an op computes
+}
+
+// groupMutexes holds one mutex per pipeline group (SerialCompute).
+var groupMutexes sync.Map // *dist.Group → *sync.Mutex
+
+// groupMutex returns the mutex the stages of group g take turns with.
+func groupMutex(g *dist.Group) *sync.Mutex {
+	mu, _ := groupMutexes.LoadOrStore(g, &sync.Mutex{})
+	return mu.(*sync.Mutex)
 }
 
 // run executes f as an op whose input was ready at ready and returns its
 // event times (device clock, then wall clock).
 func (c *stageClock) run(ready time.Duration, f func()) (start, end, wallStart, wallEnd time.Duration) {
+	if c.turn != nil {
+		c.turn.Lock()
+		defer c.turn.Unlock()
+	}
 	start = max(c.now, ready)
 	wallStart = time.Since(c.origin)
 	t0, ok := threadCPUTime()

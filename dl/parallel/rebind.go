@@ -22,6 +22,9 @@ import (
 //
 // It returns an error naming the first parameter it could not find, e.g.
 // one kept in an unexported field.
+//
+// Course: "3D Parallelism y FSDP".
+// Paper: Zhao et al. 2023, PyTorch FSDP (arXiv:2304.11277), Section 3.2 (flat parameters).
 func rebind(m nn.Module, from, to []*dl.Tensor) error {
 	idx := make(map[*dl.Tensor]int, len(from))
 	for i, t := range from {

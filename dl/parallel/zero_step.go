@@ -18,6 +18,9 @@ import (
 // With BF16 the optimizer sees float32 copies of the bfloat16 gradients
 // (temporary) and updates the float32 master weights, which are then
 // rounded into the bfloat16 working copy. Every rank must call it.
+//
+// Course: "3D Parallelism y FSDP".
+// Paper: Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054), Section 5.
 func (z *ZeRO) Step() error {
 	var temps []*dl.Tensor
 	var owned []*flatParam // units whose master got a gradient from us

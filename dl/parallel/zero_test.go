@@ -2,9 +2,7 @@ package parallel_test
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
@@ -98,8 +96,12 @@ func measureZeROStates(t *testing.T, devs []dl.Device, sizes []int, stage int, b
 	states = make([]int64, n)
 	err = g.Run(func(r *dist.Rank) error {
 		dev := r.Device()
-		m := nn.NewMLP(sizes, nn.MLPConfig{InitConfig: nn.InitConfig{Device: dev, Generator: dl.NewGenerator(3)}})
-		base := settledAllocated(dev) - int64(4*nn.NumParams(m)) // NewZeRO releases the model's own float32 parameters
+		// Built on the CPU and copied: the device sees only the parameters.
+		m := nn.NewMLP(sizes, nn.MLPConfig{InitConfig: nn.InitConfig{Generator: dl.NewGenerator(3)}})
+		if err := parallel.ModuleTo(m, dev); err != nil {
+			return err
+		}
+		base := dl.MemoryStats(dev).Allocated - int64(4*nn.NumParams(m)) // NewZeRO releases the model's own float32 parameters
 		z, err := parallel.NewZeRO(m, r, parallel.ZeROConfig{Stage: stage, BF16: bf16})
 		if err != nil {
 			return err
@@ -129,25 +131,6 @@ func measureZeROStates(t *testing.T, devs []dl.Device, sizes []int, stage int, b
 		t.Fatal(err)
 	}
 	return psi, states
-}
-
-// settledAllocated returns dev's allocated bytes once the garbage
-// collector has freed the tensors that were dropped without Release (nn's
-// initialisation drops intermediates; runtime cleanups free them
-// asynchronously after a GC).
-func settledAllocated(dev dl.Device) int64 {
-	last, same := int64(-1), 0
-	for same < 3 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-		a := dl.MemoryStats(dev).Allocated
-		if a == last {
-			same++
-		} else {
-			last, same = a, 0
-		}
-	}
-	return last
 }
 
 func releaseAllTensors(ts ...*dl.Tensor) {
