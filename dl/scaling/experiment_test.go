@@ -132,3 +132,15 @@ func TestImportsPointDown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRun measures training throughput on the small configuration
+// (the notebook's defaults run 48,000 such steps).
+func BenchmarkRun(b *testing.B) {
+	for b.Loop() {
+		if _, err := Run(small); err != nil {
+			b.Fatal(err)
+		}
+	}
+	steps := len(small.Widths) * small.Steps
+	b.ReportMetric(float64(steps*b.N)/b.Elapsed().Seconds(), "steps/s")
+}
