@@ -36,6 +36,7 @@ type ParallelAttention struct {
 	Proj    *RowParallelLinear
 	Heads   int // heads on this rank (h/t)
 	HeadDim int
+	mask    *dl.Tensor // the causal mask, kept like GPT-2's registered buffer
 }
 
 // TPBlock is nn.Block (pre-LayerNorm GPT block) with tensor parallelism:
@@ -119,7 +120,10 @@ func (a *ParallelAttention) Forward(x *dl.Tensor) *dl.Tensor {
 	}
 	q, k, v := split(0), split(1), split(2)
 	scores := q.MatMul(k.Transpose(2, 3)).MulScalar(1 / math.Sqrt(float64(dh)))
-	att := scores.MaskedFill(causalMask(t, scores.DType(), scores.Device()), math.Inf(-1)).Softmax(3)
+	if a.mask == nil || a.mask.Size(0) != t || a.mask.DType() != scores.DType() {
+		a.mask = causalMask(t, scores.DType(), scores.Device())
+	}
+	att := scores.MaskedFill(a.mask, math.Inf(-1)).Softmax(3)
 	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(bs, t, h*dh)
 	return a.Proj.Forward(y)
 }
