@@ -91,8 +91,8 @@ func NewDDP(m nn.Module, r *dist.Rank, cfg DDPConfig) (*DDP, error) {
 	for bi, idx := range assignBuckets(params, cfg.FirstBucketBytes, cfg.BucketBytes) {
 		b := newBucket(names, params, idx, r.Device())
 		d.buckets = append(d.buckets, b)
-		for _, p := range b.params {
-			p.RegisterPostAccumulateGradHook(func(*dl.Tensor) { d.gradReady(bi) })
+		for j, p := range b.params {
+			p.RegisterPostAccumulateGradHook(func(*dl.Tensor) { d.gradReady(bi, j) })
 		}
 	}
 	return d, nil
@@ -139,9 +139,11 @@ func (d *DDP) NamedParameters() []nn.NamedParameter { return moduleNames(d.Modul
 // SetTraining sets the wrapped module's mode.
 func (d *DDP) SetTraining(training bool) { d.Module.SetTraining(training) }
 
-// gradReady is the hook of every parameter of bucket bi: it counts the
-// finished gradients and launches complete buckets in index order.
-func (d *DDP) gradReady(bi int) {
+// gradReady is the hook of parameter j of bucket bi: it makes sure the
+// gradient lives in the bucket, counts the finished gradients and launches
+// complete buckets in index order.
+func (d *DDP) gradReady(bi, j int) {
+	d.buckets[bi].adopt(j)
 	if d.noSync {
 		return
 	}

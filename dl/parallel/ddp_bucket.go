@@ -133,6 +133,24 @@ func (b *bucket) install() {
 	}
 }
 
+// adopt moves parameter j's gradient into its slot of the flat buffer if
+// backward created a new tensor for it: that happens when the gradient was
+// cleared between Forward and Backward (optimizer.zero_grad() after the
+// forward pass, as in the course's training loop), which released the view
+// install had set.
+func (b *bucket) adopt(j int) {
+	p := b.params[j]
+	g := p.Grad()
+	if g == b.views[j] && !g.Released() {
+		return
+	}
+	v := b.view(j)
+	v.CopyInPlace(g)
+	p.SetGrad(v)
+	g.Release()
+	b.views[j] = v
+}
+
 // info describes the bucket.
 func (b *bucket) info(i int) BucketInfo {
 	return BucketInfo{Index: i, Params: append([]string(nil), b.names...), Numel: b.flat.Numel(), Bytes: b.flat.Bytes()}

@@ -94,9 +94,12 @@ func TestDDPMatchesSingleDevice(t *testing.T) {
 				xr, yr := rows(x, s.Indices(0), r.Device()), rows(y, s.Indices(0), r.Device())
 				opt := optim.NewSGD(nn.Parameters(ddp), optim.SGDConfig{LR: 0.1, Momentum: 0.9})
 				for range ddpSteps {
-					dl.MSE(ddp.Forward(xr), yr).Backward()
-					opt.Step()
+					// zero_grad between forward and backward, as in the course's loop:
+					// it releases the bucket views Forward installed.
+					loss := dl.MSE(ddp.Forward(xr), yr)
 					opt.ZeroGrad()
+					loss.Backward()
+					opt.Step()
 				}
 				got[r.Rank()] = nn.Parameters(m)
 				return nil
