@@ -1,6 +1,10 @@
 package dl
 
-import "math"
+import (
+	"math"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
 
 func (hostBackend) reduce(op reduceOp, dst, src view, outer, n, inner int) {
 	if src.st.dtype == Float64 {
@@ -26,14 +30,23 @@ func reduceF[F float](op reduceOp, o, x []F, outer, n, inner int) {
 		case opSum:
 			copy(os, xs[:inner])
 			for j := 1; j < n; j++ {
-				row := xs[j*inner : (j+1)*inner]
-				for i, v := range row {
-					os[i] += v
-				}
+				addRow(os, xs[j*inner:(j+1)*inner])
 			}
 		case opMaxR, opArgMax:
 			reduceMaxRows(op, os, xs, n, inner)
 		}
+	}
+}
+
+// addRow sets os[i] += row[i] (vectorised for float32: the same sums, in
+// the same order).
+func addRow[F float](os, row []F) {
+	if os, ok := any(os).([]float32); ok {
+		vec.Add(os, any(row).([]float32))
+		return
+	}
+	for i, v := range row {
+		os[i] += v
 	}
 }
 

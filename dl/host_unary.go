@@ -1,6 +1,10 @@
 package dl
 
-import "math"
+import (
+	"math"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
 
 // Host elementwise kernels: one tight loop per operation over contiguous
 // slices, selected by a switch outside the loop.  float32 math goes
@@ -46,8 +50,12 @@ func unaryF[F float](op unaryOp, o, x []F) {
 			o[i] = F(sigmoid(float64(v)))
 		}
 	case opReLU:
+		if o, ok := any(o).([]float32); ok { // AVX-512 where available
+			vec.ReLU(o, any(x).([]float32))
+			return
+		}
 		for i, v := range x {
-			o[i] = max(v, 0) // branch-free (and NaN stays NaN, as in PyTorch)
+			o[i] = max(v, 0) // NaN stays NaN, as in PyTorch
 		}
 	case opAbs:
 		for i, v := range x {

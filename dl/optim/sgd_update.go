@@ -1,5 +1,7 @@
 package optim
 
+import "github.com/dlbd/dlbd/dl/internal/kernels/vec"
+
 // float is the element type of parameters the optimizers update in place.
 type float interface{ ~float32 | ~float64 }
 
@@ -15,6 +17,17 @@ type float interface{ ~float32 | ~float64 }
 // it has never been written.
 func sgdUpdate[T float](p, g, buf []T, c SGDConfig, first bool) {
 	lr, mu, damp, wd := T(c.LR), T(c.Momentum), T(1-c.Dampening), T(c.WeightDecay)
+	if mu == 0 && wd == 0 { // plain SGD, p = p − γ·g: a branch-free saxpy
+		if p32, ok := any(p).([]float32); ok {
+			vec.Axpy(float32(-lr), any(g).([]float32)[:len(p)], p32) // p + (−γ)·g rounds like p − γ·g
+			return
+		}
+		g = g[:len(p)]
+		for i := range p {
+			p[i] -= lr * g[i]
+		}
+		return
+	}
 	_ = g[len(p)-1] // one bounds check instead of one per element
 	for i := range p {
 		d := g[i]

@@ -1,0 +1,44 @@
+package vec
+
+import "math"
+
+// The reference loops: the assembly must match them bit for bit, and they
+// are the implementation without it (other architectures, -tags noasm)
+// and for the tail the vector loops leave.
+
+// axpyGeneric is: for i := range y { y[i] += alpha * x[i] }.
+func axpyGeneric(alpha float32, x, y []float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += alpha * x[i]
+	}
+}
+
+// reluGeneric is: for i, v := range src { dst[i] = max(v, 0) }.
+func reluGeneric(dst, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = max(v, 0)
+	}
+}
+
+// reluGradGeneric is: dst[i] = g[i] if −int32(bits(y[i])) < 0, else +0.
+// The mask (−bits)>>31 (arithmetic shift) is all ones exactly for positive
+// integers and for 0x80000000 (−0, whose negation wraps to itself), so the
+// loop has no branch (with random signs a branch is mispredicted half of
+// the time).
+func reluGradGeneric(dst, g, y []float32) {
+	g, y = g[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		m := uint32(-int32(math.Float32bits(y[i])) >> 31)
+		dst[i] = math.Float32frombits(math.Float32bits(g[i]) & m)
+	}
+}
+
+// addGeneric is: for i, v := range src { dst[i] += v }.
+func addGeneric(dst, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] += v
+	}
+}

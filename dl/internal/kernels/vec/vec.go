@@ -1,0 +1,46 @@
+package vec
+
+import "fmt"
+
+// Axpy sets y[i] += alpha*x[i] (BLAS saxpy with unit strides), rounding
+// the product and then the sum like the Go expression.  It panics if
+// len(x) != len(y).
+func Axpy(alpha float32, x, y []float32) {
+	check("Axpy", len(x), len(y))
+	n := axpyVec(alpha, x, y)
+	axpyGeneric(alpha, x[n:], y[n:])
+}
+
+// ReLU sets dst[i] = max(src[i], 0), like torch.relu: NaN stays NaN and
+// −0 becomes +0.  dst and src may be the same slice.  It panics if
+// len(dst) != len(src).
+func ReLU(dst, src []float32) {
+	check("ReLU", len(dst), len(src))
+	n := reluVec(dst, src)
+	reluGeneric(dst[n:], src[n:])
+}
+
+// ReLUGrad sets dst[i] = g[i] where y[i] > 0 (including +Inf and NaNs
+// with the sign bit clear) and +0 elsewhere: the gradient of y = relu(x)
+// from its output.  The test is on the bits of y as an int32, whose
+// negation must be negative, so y = −0 (0x80000000, which ReLU never
+// produces) also passes g.  It panics unless the lengths are equal.
+func ReLUGrad(dst, g, y []float32) {
+	check("ReLUGrad", len(dst), len(g))
+	check("ReLUGrad", len(dst), len(y))
+	n := reluGradVec(dst, g, y)
+	reluGradGeneric(dst[n:], g[n:], y[n:])
+}
+
+// Add sets dst[i] += src[i].  It panics if len(dst) != len(src).
+func Add(dst, src []float32) {
+	check("Add", len(dst), len(src))
+	n := addVec(dst, src)
+	addGeneric(dst[n:], src[n:])
+}
+
+func check(op string, a, b int) {
+	if a != b {
+		panic(fmt.Sprintf("vec: %s: slice lengths %d and %d differ; pass slices of equal length", op, a, b))
+	}
+}

@@ -1,0 +1,94 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// Every loop handles n elements, n > 0 and a multiple of 16 (the Go
+// wrappers in vec_amd64.go pass such a prefix).  Loads and stores are
+// unaligned (VMOVUPS), which costs nothing extra on aligned data.
+
+// func axpyAVX512(alpha float32, x, y *float32, n int)
+//
+//	for i := 0; i < n; i++ { y[i] += alpha * x[i] }
+TEXT ·axpyAVX512(SB), NOSPLIT, $0-32
+	VBROADCASTSS alpha+0(FP), Z0
+	MOVQ         x+8(FP), SI
+	MOVQ         y+16(FP), DI
+	MOVQ         n+24(FP), CX
+
+axpyloop:
+	VMULPS  (SI), Z0, Z1 // t = alpha * x[i:i+16], rounded
+	VADDPS  (DI), Z1, Z1 // t = y[i:i+16] + t, rounded
+	VMOVUPS Z1, (DI)     // y[i:i+16] = t
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JNZ     axpyloop
+	VZEROUPPER
+	RET
+
+// func reluAVX512(dst, src *float32, n int)
+//
+//	for i := 0; i < n; i++ { dst[i] = max(src[i], 0) }
+//
+// The compare "not less or equal, unordered" (predicate 6, NLE_UQ) is true
+// for v > 0 and for NaN; the zero-masking move keeps v there and writes +0
+// elsewhere (so −0 gives +0, like Go's max).
+TEXT ·reluAVX512(SB), NOSPLIT, $0-24
+	MOVQ   dst+0(FP), DI
+	MOVQ   src+8(FP), SI
+	MOVQ   n+16(FP), CX
+	VXORPS Z0, Z0, Z0
+
+reluloop:
+	VMOVUPS   (SI), Z1
+	VCMPPS    $6, Z0, Z1, K1 // k1[j] = !(v[j] <= 0)
+	VMOVUPS.Z Z1, K1, Z2     // z[j] = k1[j] ? v[j] : +0
+	VMOVUPS   Z2, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       reluloop
+	VZEROUPPER
+	RET
+
+// func reluGradAVX512(dst, grad, y *float32, n int)
+//
+//	for i := 0; i < n; i++ { dst[i] = -int32(bits(y[i])) < 0 ? grad[i] : +0 }
+TEXT ·reluGradAVX512(SB), NOSPLIT, $0-32
+	MOVQ   dst+0(FP), DI
+	MOVQ   grad+8(FP), SI
+	MOVQ   y+16(FP), DX
+	MOVQ   n+24(FP), CX
+	VPXORD Z0, Z0, Z0
+
+relugradloop:
+	VPSUBD      (DX), Z0, Z1 // z1[j] = 0 - int32(y[j]), wrapping
+	VPCMPGTD    Z1, Z0, K1   // k1[j] = 0 > z1[j]
+	VMOVDQU32.Z (SI), K1, Z2 // z[j] = k1[j] ? g[j] : 0
+	VMOVDQU32   Z2, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DX
+	ADDQ        $64, DI
+	SUBQ        $16, CX
+	JNZ         relugradloop
+	VZEROUPPER
+	RET
+
+// func addAVX512(dst, src *float32, n int)
+//
+//	for i := 0; i < n; i++ { dst[i] += src[i] }
+TEXT ·addAVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+addloop:
+	VMOVUPS (DI), Z1
+	VADDPS  (SI), Z1, Z1
+	VMOVUPS Z1, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JNZ     addloop
+	VZEROUPPER
+	RET

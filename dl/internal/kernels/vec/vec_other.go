@@ -1,0 +1,11 @@
+//go:build !amd64 || noasm
+
+package vec
+
+// Without assembly the vector loops do nothing and the generic loops do
+// all the work (they return the number of elements they handled: 0).
+
+func axpyVec(alpha float32, x, y []float32) int { return 0 }
+func reluVec(dst, src []float32) int            { return 0 }
+func reluGradVec(dst, g, y []float32) int       { return 0 }
+func addVec(dst, src []float32) int             { return 0 }
