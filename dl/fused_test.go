@@ -56,6 +56,7 @@ func TestFusedLinearGrad(t *testing.T) {
 // TestFusedLinearMemory checks that the fused layer keeps one [rows, out]
 // buffer fewer until backward.
 func TestFusedLinearMemory(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	held := func(unfused bool) int64 {
 		o := dl.Options{Device: dl.Sim(3), Generator: dl.NewGenerator(1)}
 		x := o.Randn(64, 32)
@@ -134,6 +135,7 @@ func TestFusedCrossEntropyMatchesUnfused(t *testing.T) {
 // the unfused path the [N, C] log-softmax, the fused one N float64
 // log-sum-exps.
 func TestFusedCrossEntropyMemory(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	const n, c = 32, 1000
 	held := func(unfused bool) int64 {
 		dev := dl.Sim(3)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/amp"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 )
 
@@ -14,6 +15,7 @@ import (
 // exactly half; autocast adds 2-byte copies of the weights and of the
 // input (the casts the graph keeps), as torch's autocast does.
 func TestAutocastHalvesActivations(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	const batch, in = 512, 64
 	dev := dl.Sim(7)
 	model := nn.NewMLP([]int{in, 256, 256, 256, 256}, nn.MLPConfig{InitConfig: nn.InitConfig{Device: dev, Generator: dl.NewGenerator(1)}})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/checkpoint"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 )
 
@@ -56,6 +57,7 @@ func stepPeak(dev dl.Device, mods []nn.Module, segments int, x *dl.Tensor, act i
 // activations plainly, about 2√n with √n segments (Chen et al. 2016),
 // for one extra forward pass of the checkpointed layers.
 func TestCheckpointSequentialMemory(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	const n, d, batch = 64, 32, 64
 	dev := dl.Sim(6)
 	calls := 0

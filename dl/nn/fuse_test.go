@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dltest"
 )
 
 // TestSequentialFusion checks that the fused Sequential computes the same
 // outputs and gradients as the unfused one, bitwise, and keeps one
 // activation buffer fewer per Linear+ReLU pair.
 func TestSequentialFusion(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	dev := dl.Sim(5)
 	model := NewMLP([]int{8, 16, 16, 4}, MLPConfig{InitConfig: InitConfig{Device: dev, Generator: dl.NewGenerator(1)}})
 	if got := len(Fuse(model.Modules)); got != 3 {

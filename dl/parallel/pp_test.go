@@ -3,13 +3,11 @@ package parallel_test
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"runtime/debug"
 	"testing"
-	"time"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/parallel"
 	"github.com/dlbd/dlbd/dl/plan"
@@ -158,6 +156,7 @@ func TestPipelineBubble(t *testing.T) {
 // how many micro-batches of activations it holds: m with GPipe, p with
 // 1F1B (plan.InFlightMicroBatches).
 func TestPipelineActivationMemory(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	// Eight layers per stage: one micro-batch's saved activations (9
 	// tensors) outweigh the transient buffers of one backward (about 4), so
 	// ⌊peak / per-micro-batch⌋ counts the micro-batches held. The second
@@ -165,15 +164,7 @@ func TestPipelineActivationMemory(t *testing.T) {
 	const p, m, w, rows, layersPerStage = 4, 8, 32, 128, 8
 	x, y := regressionData(m*rows, w, w, 8)
 	for _, sched := range []parallel.Schedule{parallel.GPipe, parallel.OneFOneB} {
-		// Tensors that earlier runs dropped (models of other tests on the same Sim
-		// devices) are freed by GC cleanups at unpredictable moments, which would move
-		// the Allocated figures mid-measurement: collect them now, let the queued
-		// cleanups run, and keep the GC off while measuring.
-		runtime.GC()
-		time.Sleep(50 * time.Millisecond)
-		old := debug.SetGCPercent(-1)
 		pipes, _ := runPipelineSteps(t, layersPerStage*p, w, p, m, sched, x, y, 2)
-		debug.SetGCPercent(old)
 		per, peak := pipes[0].ActivationBytes()
 		held := int(peak / per)
 		ps := plan.GPipe

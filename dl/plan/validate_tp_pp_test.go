@@ -5,6 +5,7 @@ import (
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/parallel"
 	"github.com/dlbd/dlbd/dl/plan"
@@ -52,6 +53,7 @@ func TestValidateTPParams(t *testing.T) {
 // measured by its device, against plan: InFlightMicroBatches (m for GPipe,
 // p for 1F1B) and hence the ratio of MemoryPerGPU's Activations.
 func TestValidatePipelineActivations(t *testing.T) {
+	dltest.HoldGC(t) // figures below are exact only without GC cleanups of other tests' tensors
 	const p, m, d, heads, seq, mb, blocksPerStage = 4, 8, 16, 2, 8, 4, 4
 	cfg := plan.Model{Name: "pipeline test", Layers: p * blocksPerStage, Hidden: d, Heads: heads, Vocab: 16, SeqLen: seq, Biases: true, Source: "this test"}
 	o := dl.Options{Generator: dl.NewGenerator(2)}
