@@ -2,8 +2,11 @@ package f32
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm/gemmtest"
 )
 
@@ -35,4 +38,54 @@ func BenchmarkGemmBatched(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkGemmHalf times GemmHalf (16-bit A and B decoded while packed,
+// float32 C) on the MLP step's products next to Gemm on float32 operands:
+// format=float32 is the float32 product, format=bfloat16/float16 the half
+// one, same kernel (SIMD) and shapes.
+func BenchmarkGemmHalf(b *testing.B) {
+	for _, s := range gemmtest.MLPShapes[:8] {
+		for _, h := range []Half{gemm.NoHalf, BFloat16, Float16} {
+			for _, th := range []int{1, 2} {
+				format := h.String()
+				if h == gemm.NoHalf {
+					format = "float32"
+				}
+				b.Run(fmt.Sprintf("format=%s/op=%s/m=%d/n=%d/k=%d/threads=%d", format, s.Op, s.M, s.N, s.K, th), func(b *testing.B) {
+					benchHalf(b, h, s.Op[0] == 'T', s.Op[1] == 'T', s.M, s.N, s.K, th)
+				})
+			}
+		}
+	}
+}
+
+func benchHalf(b *testing.B, h Half, tA, tB bool, m, n, k, th int) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ah, af := halfData(r, max(h, Float16), m*k, false)
+	bh, bf := halfData(r, max(h, Float16), k*n, false)
+	c := make([]float32, m*n)
+	lda, ldb := k, n
+	if tA {
+		lda = m
+	}
+	if tB {
+		ldb = k
+	}
+	run := func() {
+		if h == gemm.NoHalf {
+			Gemm(transpose(tA), transpose(tB), m, n, k, 1, af, lda, bf, ldb, 0, c, n)
+			return
+		}
+		GemmHalf(h, transpose(tA), transpose(tB), m, n, k, 1, ah, lda, bh, ldb, 0, c, n)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
+	defer SetThreads(0)
+	SetThreads(th)
+	run()
+	b.ResetTimer()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }

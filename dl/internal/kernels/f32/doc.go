@@ -15,6 +15,10 @@
 //     14x32, or AVX2 6x16), chosen at start-up from the CPU's features.
 //
 // [GemmBatched] computes a strided batch of products (like torch.bmm).
+// [GemmHalf] takes A and B as float16 or bfloat16 bits and accumulates in
+// float32, decoding while it packs (mixed precision's matmuls, with no
+// float32 copy of the operands); it equals Gemm on the decoded operands
+// bit for bit.
 // [SetThreads] sets the goroutines per call (like torch.set_num_threads).
 //
 // All kernels pass the same tests (dl/internal/kernels/gemm/gemmtest).

@@ -3,8 +3,6 @@
 package f32
 
 import (
-	"unsafe"
-
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 )
 
@@ -25,8 +23,10 @@ func copyPanelAVX512(dst *float32, dstStride int, src *float32, srcStride int, v
 // packA512 is gemm.PackA for AVX-512: the same layout, written with
 // 16x16 transposes (A) or masked row copies (Aᵀ) instead of scalar loops.
 // pprof put the scalar packing of A at ~10% of a 1-thread n=1024 multiply.
+// Half operands (p.Half) take the same path with the decoding loops.
 func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
-	if mr > 16 { // the transposes produce at most 16 lanes
+	a := operandA(p)
+	if mr > 16 || !a.fast() { // the transposes produce at most 16 lanes
 		gemm.PackA(dst, p, ic, pc, mc, kc, mr)
 		return
 	}
@@ -36,13 +36,13 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 		i0 := ic + q*mr
 		if p.TransA {
 			// op(A)[i,s] = A[s,i]: row s of the panel is a contiguous run
-			// of `rows` floats of A; len(p.A) was checked by Args.Check.
-			copyPanelAVX512(&panel[0], 4*mr, &p.A[pc*p.LDA+i0], 4*p.LDA, rows, mr, kc)
+			// of `rows` elements of A; len(A) was checked by Args.Check.
+			a.copy(&panel[0], 4*mr, pc*p.LDA+i0, rows, mr, kc)
 			continue
 		}
 		blocks := kc / 16
 		if blocks > 0 {
-			transposePanelAVX512(&panel[0], 4*mr, &p.A[i0*p.LDA+pc], 4*p.LDA, rows, mr, blocks)
+			a.transpose(&panel[0], 4*mr, i0*p.LDA+pc, rows, mr, blocks)
 		}
 		// The last kc%16 columns, like gemm.PackA.
 		for s := blocks * 16; s < kc; s++ {
@@ -50,7 +50,7 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 			for r := range d {
 				d[r] = 0
 				if r < rows {
-					d[r] = p.A[(i0+r)*p.LDA+pc+s]
+					d[r] = a.at((i0+r)*p.LDA + pc + s)
 				}
 			}
 		}
@@ -60,7 +60,8 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 // packB512 is gemm.PackB for AVX-512 (NR = 32): masked row copies (B) or
 // two 16-row transposes per micro-panel (Bᵀ).
 func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
-	if nr != 32 { // Bᵀ is packed with two 16-lane transposes
+	b := operandB(p)
+	if nr != 32 || !b.fast() { // Bᵀ is packed with two 16-lane transposes
 		gemm.PackB(dst, p, pc, jc, kc, nc, nr)
 		return
 	}
@@ -69,25 +70,25 @@ func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
 		j0 := jc + q*nr
 		if !p.TransB {
-			copyPanelAVX512(&panel[0], 4*nr, &p.B[pc*p.LDB+j0], 4*p.LDB, cols, nr, kc)
+			b.copy(&panel[0], 4*nr, pc*p.LDB+j0, cols, nr, kc)
 			continue
 		}
 		blocks := kc / 16
 		if blocks > 0 {
 			// Columns j0..j0+15 and j0+16..j0+31 of op(B) are rows of B.
-			src := &p.B[j0*p.LDB+pc]
-			transposePanelAVX512(&panel[0], 4*nr, src, 4*p.LDB, min(cols, 16), 16, blocks)
+			b.transpose(&panel[0], 4*nr, j0*p.LDB+pc, min(cols, 16), 16, blocks)
+			second := j0 * p.LDB // rows 16.. exist only if cols > 16
 			if cols > 16 {
-				src = (*float32)(unsafe.Add(unsafe.Pointer(src), 16*4*p.LDB))
+				second += 16 * p.LDB
 			}
-			transposePanelAVX512(&panel[16], 4*nr, src, 4*p.LDB, max(cols-16, 0), 16, blocks)
+			b.transpose(&panel[16], 4*nr, second+pc, max(cols-16, 0), 16, blocks)
 		}
 		for s := blocks * 16; s < kc; s++ {
 			d := panel[s*nr : s*nr+nr]
 			for j := range d {
 				d[j] = 0
 				if j < cols {
-					d[j] = p.B[(j0+j)*p.LDB+pc+s]
+					d[j] = b.at((j0+j)*p.LDB + pc + s)
 				}
 			}
 		}

@@ -39,7 +39,7 @@ func transposeRows(dst []float64, width int, src *float64, ld, rows, blocks int)
 // packA512 is gemm.PackA for AVX-512 (MR = 14): 8x8 transposes (A) or
 // masked row copies (Aᵀ) instead of scalar loops.
 func packA512(dst []float64, p *gemm.Args[float64], ic, pc, mc, kc, mr int) {
-	if mr <= 8 || mr > 16 { // transposeRows makes 9..16 lanes
+	if mr <= 8 || mr > 16 || p.Half != gemm.NoHalf { // transposeRows makes 9..16 lanes; half: the reference
 		gemm.PackA(dst, p, ic, pc, mc, kc, mr)
 		return
 	}
@@ -70,7 +70,7 @@ func packA512(dst []float64, p *gemm.Args[float64], ic, pc, mc, kc, mr int) {
 // packB512 is gemm.PackB for AVX-512 (NR = 16): masked row copies (B) or
 // two 8-row transposes per micro-panel (Bᵀ).
 func packB512(dst []float64, p *gemm.Args[float64], pc, jc, kc, nc, nr int) {
-	if nr <= 8 || nr > 16 {
+	if nr <= 8 || nr > 16 || p.Half != gemm.NoHalf {
 		gemm.PackB(dst, p, pc, jc, kc, nc, nr)
 		return
 	}

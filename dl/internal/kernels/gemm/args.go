@@ -19,6 +19,11 @@ type Args[T Float] struct {
 	Beta           T
 	C              []T
 	LDC            int
+
+	// Half, when not NoHalf, stores A and B as 16-bit floats in AH and BH
+	// (same layouts and leading dimensions; A and B are unused).
+	Half   Half
+	AH, BH []uint16
 }
 
 // ArgError is the panic value for inconsistent GEMM arguments.
@@ -49,12 +54,20 @@ func (p *Args[T]) Check() {
 	if p.TransB {
 		br, bc = p.N, p.K
 	}
-	p.need("A", p.A, ar, ac, p.LDA, "lda")
-	p.need("B", p.B, br, bc, p.LDB, "ldb")
-	p.need("C", p.C, p.M, p.N, p.LDC, "ldc")
+	lenA, lenB := len(p.A), len(p.B)
+	switch p.Half {
+	case NoHalf:
+	case Float16, BFloat16:
+		lenA, lenB = len(p.AH), len(p.BH)
+	default:
+		p.fail("unknown operand format %v; use NoHalf, Float16 or BFloat16", p.Half)
+	}
+	p.need("A", lenA, ar, ac, p.LDA, "lda")
+	p.need("B", lenB, br, bc, p.LDB, "ldb")
+	p.need("C", len(p.C), p.M, p.N, p.LDC, "ldc")
 }
 
-func (p *Args[T]) need(name string, s []T, rows, cols, ld int, ldName string) {
+func (p *Args[T]) need(name string, n, rows, cols, ld int, ldName string) {
 	if ld < max(cols, 1) {
 		p.fail("%s = %d is less than max(1, %d), the number of columns of %s as stored; pass the row stride of %s",
 			ldName, ld, cols, name, name)
@@ -64,9 +77,9 @@ func (p *Args[T]) need(name string, s []T, rows, cols, ld int, ldName string) {
 	if p.M == 0 || p.N == 0 || rows == 0 || cols == 0 {
 		return
 	}
-	if need := (rows-1)*ld + cols; len(s) < need {
+	if need := (rows-1)*ld + cols; n < need {
 		p.fail("len(%s) = %d, want at least %d for a %dx%d matrix with %s = %d",
-			name, len(s), need, rows, cols, ldName, ld)
+			name, n, need, rows, cols, ldName, ld)
 	}
 }
 

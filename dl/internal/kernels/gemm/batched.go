@@ -21,6 +21,10 @@ func (p *Args[T]) item(bt Batched, i int) Args[T] {
 	q.A = p.A[min(i*bt.StrideA, len(p.A)):]
 	q.B = p.B[min(i*bt.StrideB, len(p.B)):]
 	q.C = p.C[min(i*bt.StrideC, len(p.C)):]
+	if p.Half != NoHalf {
+		q.AH = p.AH[min(i*bt.StrideA, len(p.AH)):]
+		q.BH = p.BH[min(i*bt.StrideB, len(p.BH)):]
+	}
 	return q
 }
 

@@ -60,7 +60,8 @@ func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 	ws := getWorkspace(mk, 0, 0)
 	ws.t = aligned(ws.t, p.N*p.M)
 	q := Args[T]{Op: p.Op, TransA: !p.TransB, TransB: !p.TransA, M: p.N, N: p.M, K: p.K,
-		Alpha: p.Alpha, A: p.B, LDA: p.LDB, B: p.A, LDB: p.LDA, Beta: 0, C: ws.t, LDC: p.M}
+		Alpha: p.Alpha, A: p.B, LDA: p.LDB, B: p.A, LDB: p.LDA, Beta: 0, C: ws.t, LDC: p.M,
+		Half: p.Half, AH: p.BH, BH: p.AH}
 	Blocked(mk, nt, &q)
 	for i := 0; i < p.M; i++ {
 		crow := p.C[i*p.LDC:][:p.N]

@@ -77,6 +77,11 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 	case KernelBlocked:
 		Blocked(ks.Go, ks.Threads(), p)
 	case KernelGonum:
+		if p.Half != NoHalf { // gonum reads only T
+			q := p.decoded()
+			ks.Gonum(&q)
+			return
+		}
 		ks.Gonum(p)
 	case KernelSIMD:
 		if len(ks.SIMD) == 0 {

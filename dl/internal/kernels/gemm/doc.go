@@ -21,6 +21,8 @@
 //     counters (job.go); the helpers are pool workers (pool.go) that spin
 //     briefly after each task and then park, and live for the process.
 //   - [Kernels.RunBatched] runs strided batches (torch.bmm).
+//   - With [Args.Half] set, A and B are 16-bit floats that the packing
+//     decodes (half.go): mixed precision without float32 copies.
 //
 // The dtype packages' kernels are tested by the gemmtest suite: every code
 // path against a float64 truth with a rounding-error bound.

@@ -28,18 +28,26 @@ func Naive[T Float](p *Args[T]) {
 	}
 }
 
-// at returns op(A)[i, q].
+// at returns op(A)[i, q] (decoded when A is half).
 func (p *Args[T]) at(i, q int) T {
+	idx := i*p.LDA + q
 	if p.TransA {
-		return p.A[q*p.LDA+i]
+		idx = q*p.LDA + i
 	}
-	return p.A[i*p.LDA+q]
+	if p.Half != NoHalf {
+		return T(p.Half.Decode(p.AH[idx]))
+	}
+	return p.A[idx]
 }
 
-// bt returns op(B)[q, j].
+// bt returns op(B)[q, j] (decoded when B is half).
 func (p *Args[T]) bt(q, j int) T {
+	idx := q*p.LDB + j
 	if p.TransB {
-		return p.B[j*p.LDB+q]
+		idx = j*p.LDB + q
 	}
-	return p.B[q*p.LDB+j]
+	if p.Half != NoHalf {
+		return T(p.Half.Decode(p.BH[idx]))
+	}
+	return p.B[idx]
 }

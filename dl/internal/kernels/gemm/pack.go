@@ -18,6 +18,10 @@ import "unsafe"
 
 // PackA packs rows [ic, ic+mc) x columns [pc, pc+kc) of op(A).
 func PackA[T Float](dst []T, p *Args[T], ic, pc, mc, kc, mr int) {
+	if p.Half != NoHalf {
+		packHalf(dst, ic, pc, mc, kc, mr, p.at)
+		return
+	}
 	for q := 0; q*mr < mc; q++ {
 		rows := min(mr, mc-q*mr)
 		panel := dst[q*mr*kc : (q+1)*mr*kc]
@@ -54,6 +58,10 @@ func PackA[T Float](dst []T, p *Args[T], ic, pc, mc, kc, mr int) {
 
 // PackB packs rows [pc, pc+kc) x columns [jc, jc+nc) of op(B).
 func PackB[T Float](dst []T, p *Args[T], pc, jc, kc, nc, nr int) {
+	if p.Half != NoHalf {
+		packHalf(dst, jc, pc, nc, kc, nr, func(j, q int) T { return p.bt(q, j) })
+		return
+	}
 	for q := 0; q*nr < nc; q++ {
 		cols := min(nr, nc-q*nr)
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
@@ -76,6 +84,25 @@ func PackB[T Float](dst []T, p *Args[T], pc, jc, kc, nc, nr int) {
 		for j := cols; j < nr; j++ {
 			for s := 0; s < kc; s++ {
 				panel[s*nr+j] = 0
+			}
+		}
+	}
+}
+
+// packHalf is PackA (and, with at(j, q) = op(B)[q, j], PackB) for half
+// operands, element by element through the decoding accessor: the
+// portable reference the assembly packers of the dtype packages match:
+//
+//	dst[q*w*kc + s*w + r] = at(i0 + q*w + r, pc + s), or 0 past rows
+func packHalf[T Float](dst []T, i0, pc, rows, kc, w int, at func(i, q int) T) {
+	for q := 0; q*w < rows; q++ {
+		panel := dst[q*w*kc : (q+1)*w*kc]
+		for s := 0; s < kc; s++ {
+			for r, d := 0, panel[s*w:s*w+w]; r < w; r++ {
+				d[r] = 0
+				if q*w+r < rows {
+					d[r] = at(i0+q*w+r, pc+s)
+				}
 			}
 		}
 	}
