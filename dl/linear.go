@@ -57,34 +57,32 @@ func Linear(x, w, b *Tensor) *Tensor {
 	return y
 }
 
-// linearForward computes x·wᵀ (+ b) with one GEMM.
+// linearForward computes x·wᵀ (+ b) with one GEMM.  Half x and w go to
+// the kernel as they are (decoded while packed) and accumulate, onto a
+// float32 copy of the bias, into a float32 output rounded once by finish.
 func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *Tensor {
-	if x.dtype.IsHalf() {
-		x32, w32, b32 := compute32(x), compute32(w), b
-		if b != nil {
-			b32 = compute32(b)
-		}
-		y := linearForward(op, x32, w32, b32, rows, in, out, dims)
-		return finish(y, x.dtype, []*Tensor{x, w, b}, x32, w32, b32)
-	}
-	y := newTensor(op, x.dev, x.dtype, dims)
+	y := newTensor(op, x.dev, accDType(x.dtype), dims)
 	if y.n == 0 {
-		return y
+		return finish(y, x.dtype, nil)
 	}
 	k := x.k(op)
 	beta := 0.0
 	if b != nil { // broadcast the bias into every row, then accumulate onto it
+		b32 := compute32(b)
 		idx := make([]int, rows)
-		x.ik(op).indexSelect(y.v(op), b.v(op), idx, out)
+		x.ik(op).indexSelect(y.v(op), b32.v(op), idx, out)
+		if b32 != b {
+			b32.Release()
+		}
 		beta = 1
 	}
 	if in == 0 {
 		if b == nil {
 			k.fill(y.v(op), 0)
 		}
-		return y
+		return finish(y, x.dtype, nil)
 	}
 	k.gemm(MatMulAuto, &gemmArgs{transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
 		a: x.v(op), b: w.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
-	return y
+	return finish(y, x.dtype, nil)
 }

@@ -94,6 +94,14 @@ func trans(t bool) blas.Transpose {
 
 func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	ta, tb := trans(g.transA), trans(g.transB)
+	if h, ok := gemmHalf[g.a.st.dtype]; ok { // half A and B, float32 C: decoded while packed
+		a, b, c := g.a.u16(), g.b.u16(), g.c.f32()
+		for i := 0; i < g.batch; i++ {
+			f32.GemmHalfWith(k.gemm(), h, ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
+				b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
+		}
+		return
+	}
 	if g.c.st.dtype == Float64 {
 		a, b, c := g.a.f64(), g.b.f64(), g.c.f64()
 		for i := 0; i < g.batch; i++ {
@@ -109,17 +117,30 @@ func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	}
 }
 
+// gemmHalf maps the half dtypes to the kernels' formats.
+var gemmHalf = map[DType]f32.Half{Float16: f32.Float16, BFloat16: f32.BFloat16}
+
+// accDType is the dtype a product of dt operands accumulates into: dt, or
+// Float32 for half operands (rounded to dt once, by finish).
+func accDType(dt DType) DType {
+	if dt.IsHalf() {
+		return Float32
+	}
+	return dt
+}
+
 // bmm returns out (shape dims) with out[i] = op(A[i])·op(B[i]) for batch
 // i, where op transposes when ta/tb are set: the transposed products of
 // autograd go to the kernel as flags and are never materialised.  A is
 // m×k (k×m stored when ta), B is k×n (n×k stored when tb); sA and sB are
-// the element strides between batches (0: shared).
+// the element strides between batches (0: shared).  Half A and B go to
+// the kernel as they are (it decodes them while packing, with no float32
+// copies) and accumulate into a float32 product rounded once.
 func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
-	a32, b32 := compute32(a), compute32(b)
-	out := newTensor(name, a.dev, a32.dtype, dims)
+	out := newTensor(name, a.dev, accDType(a.dtype), dims)
 	if out.n > 0 {
 		g := &gemmArgs{transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
-			a: a32.v(name), b: b32.v(name), c: out.v(name), lda: k, ldb: n, ldc: n,
+			a: a.v(name), b: b.v(name), c: out.v(name), lda: k, ldb: n, ldc: n,
 			batch: batch, strideA: sA, strideB: sB, strideC: m * n}
 		if ta {
 			g.lda = m
@@ -133,5 +154,5 @@ func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, bat
 			a.k(name).gemm(kern, g)
 		}
 	}
-	return finish(out, a.dtype, []*Tensor{a, b}, a32, b32)
+	return finish(out, a.dtype, nil)
 }
