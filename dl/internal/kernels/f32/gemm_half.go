@@ -24,7 +24,9 @@ const (
 // either is made, and the result equals, bit for bit, Gemm with the same
 // kernel on the decoded operands (every 16-bit value is exactly a
 // float32).  Only gonum's BLAS, which reads float32 slices only, decodes
-// whole copies first.  It panics with a *gemm.ArgError on inconsistent
+// whole copies first.  Exception: bfloat16 with SIMD or Auto on a CPU
+// with AVX512_BF16 uses the dot-product kernel (twice as fast, within
+// float32 rounding, subnormals as zero; see micro_bf16.go).  It panics with a *gemm.ArgError on inconsistent
 // arguments or an h that is not Float16 or BFloat16.
 func GemmHalf(h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
 	GemmHalfWith(Auto, h, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)

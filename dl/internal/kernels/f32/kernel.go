@@ -28,6 +28,7 @@ func (k Kernel) Available() bool { return kernels.Available(int(k)) }
 var kernels = &gemm.Kernels[float32]{
 	Go:    gemm.GoMicroKernel[float32](),
 	SIMD:  simdKernels,
+	BF16:  bf16Kernels,
 	Gonum: gonumGemm,
 }
 

@@ -226,3 +226,78 @@ bf16wide:
 hdone:
 	VZEROUPPER
 	RET
+
+// func interleaveBF16AVX512(dst *float32, dstStride int, src *uint16, srcStride int, valid, width, pairs int)
+//
+// Packs pairs of bfloat16 rows into 32-bit words, for the VDPBF16PS
+// kernel: pair p reads rows 2p and 2p+1 (src + 2p*srcStride, one
+// srcStride further; strides in bytes) and writes, for j < width,
+//
+//	dst[p*dstStride/4 + j] = uint32(row0[j]) | uint32(row1[j])<<16   (j < valid; 0 for valid <= j < width)
+//
+// (valid <= width <= 32).  Loads are masked to valid words (K1, K2) and
+// stores to width words (K3, K4), as in copyHalfAVX512.
+TEXT ·interleaveBF16AVX512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), BX
+	MOVQ valid+32(FP), AX
+	MOVQ width+40(FP), R8
+	MOVQ pairs+48(FP), CX
+
+	MOVQ  $1, R9
+	SHLXQ AX, R9, R9
+	DECQ  R9             // (1 << valid) - 1
+	KMOVW R9, K1
+	SHRQ  $16, R9
+	KMOVW R9, K2
+	MOVQ  $1, R9
+	SHLXQ R8, R9, R9
+	DECQ  R9             // (1 << width) - 1
+	KMOVW R9, K3
+	SHRQ  $16, R9
+	KMOVW R9, K4
+	LEAQ  (BX)(BX*1), R10 // 2*srcStride: the next pair of rows
+	TESTQ CX, CX
+	JZ    ildone
+	CMPQ  R8, $16
+	JG    ilwide
+
+ilnarrow:
+	VMOVDQU16.Z (SI), K1, Y0
+	VMOVDQU16.Z (SI)(BX*1), K1, Y1
+	VPMOVZXWD   Y0, Z0
+	VPMOVZXWD   Y1, Z1
+	VPSLLD      $16, Z1, Z1
+	VPORD       Z1, Z0, Z0 // low half: step 2p, high half: step 2p+1
+	VMOVUPS     Z0, K3, (DI)
+	ADDQ        R10, SI
+	ADDQ        DX, DI
+	DECQ        CX
+	JNZ         ilnarrow
+	JMP         ildone
+
+ilwide:
+	VMOVDQU16.Z (SI), K1, Y0
+	VMOVDQU16.Z (SI)(BX*1), K1, Y1
+	VMOVDQU16.Z 32(SI), K2, Y2
+	VMOVDQU16.Z 32(SI)(BX*1), K2, Y3
+	VPMOVZXWD   Y0, Z0
+	VPMOVZXWD   Y1, Z1
+	VPMOVZXWD   Y2, Z2
+	VPMOVZXWD   Y3, Z3
+	VPSLLD      $16, Z1, Z1
+	VPSLLD      $16, Z3, Z3
+	VPORD       Z1, Z0, Z0
+	VPORD       Z3, Z2, Z2
+	VMOVUPS     Z0, K3, (DI)
+	VMOVUPS     Z2, K4, 64(DI)
+	ADDQ        R10, SI
+	ADDQ        DX, DI
+	DECQ        CX
+	JNZ         ilwide
+
+ildone:
+	VZEROUPPER
+	RET

@@ -73,7 +73,7 @@ func (ks *Kernels[T]) RunBatched(k int, p *Args[T], bt Batched) {
 		if len(ks.SIMD) == 0 {
 			ks.Run(k, p) // panics with the "not available" message
 		}
-		mk = ks.SIMD[0]
+		mk = ks.simd(p)
 	} else if k != KernelBlocked {
 		ks.Run(k, p) // panics with the "unknown kernel" message
 	}

@@ -117,6 +117,18 @@ func check[T gemm.Float](t *testing.T, name string, p *gemm.Args[T], c0 []T, wan
 	}
 }
 
+// CheckResult checks got, the C some code path computed for p from the
+// initial C c0 (p's own C is not read), against the float64 truth within
+// the rounding bound of check: for kernels outside an Impl list, such as
+// products of decoded half operands.
+func CheckResult[T gemm.Float](t *testing.T, name string, p *gemm.Args[T], c0, got []T) {
+	t.Helper()
+	want, scale := truth(p, c0)
+	q := *p
+	q.C = got
+	check(t, name, &q, c0, want, scale)
+}
+
 // Case runs every impl on one random problem of the given shape (each
 // impl on its own copy of C).
 func Case[T gemm.Float](t *testing.T, impls []Impl[T], r *rand.Rand, m, n, k int, tA, tB bool, alpha, beta T) {
