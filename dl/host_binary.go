@@ -57,6 +57,10 @@ func binContig[F float](op binaryOp, o, a, b []F) {
 	a, b = a[:len(o)], b[:len(o)]
 	switch op {
 	case opAdd:
+		if o, ok := any(o).([]float32); ok { // AVX-512 where available (gradient accumulation)
+			vec.Add(o, any(a).([]float32), any(b).([]float32))
+			return
+		}
 		for i := range o {
 			o[i] = a[i] + b[i]
 		}

@@ -42,7 +42,7 @@ func reduceF[F float](op reduceOp, o, x []F, outer, n, inner int) {
 // the same order).
 func addRow[F float](os, row []F) {
 	if os, ok := any(os).([]float32); ok {
-		vec.Add(os, any(row).([]float32))
+		vec.Add(os, os, any(row).([]float32))
 		return
 	}
 	for i, v := range row {

@@ -10,10 +10,10 @@ import (
 // 1.86M parameters of the 784-1024-1024-10 MLP.
 func BenchmarkVec(b *testing.B) {
 	impls := []struct {
-		name      string
-		axpy      func(float32, []float32, []float32)
-		relu, add func([]float32, []float32)
-		reluGrad  func([]float32, []float32, []float32)
+		name          string
+		axpy          func(float32, []float32, []float32)
+		relu          func([]float32, []float32)
+		add, reluGrad func([]float32, []float32, []float32)
 	}{
 		{"generic", axpyGeneric, reluGeneric, addGeneric, reluGradGeneric},
 		{"auto", Axpy, ReLU, Add, ReLUGrad},
@@ -35,7 +35,7 @@ func BenchmarkVec(b *testing.B) {
 			run("axpy", 12, func() { im.axpy(1e-9, x, y) })
 			run("relu", 8, func() { im.relu(z, x) })
 			run("relugrad", 12, func() { im.reluGrad(z, x, y) })
-			run("add", 12, func() { im.add(z, x) })
+			run("add", 12, func() { im.add(z, x, y) })
 		}
 	}
 }

@@ -10,7 +10,7 @@
 //     sum (no fused multiply-add), so SGD's p -= lr*g keeps its bits.
 //   - [ReLU]: dst[i] = max(src[i], 0) (NaN stays NaN, −0 becomes +0).
 //   - [ReLUGrad]: dst[i] = g[i] where y[i] > 0 as an integer, else +0.
-//   - [Add]: dst[i] += src[i].
+//   - [Add]: dst[i] = a[i] + b[i] (gradient accumulation, row sums).
 //
 // # Errors
 //

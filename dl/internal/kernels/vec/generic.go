@@ -35,10 +35,10 @@ func reluGradGeneric(dst, g, y []float32) {
 	}
 }
 
-// addGeneric is: for i, v := range src { dst[i] += v }.
-func addGeneric(dst, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] += v
+// addGeneric is: for i := range dst { dst[i] = a[i] + b[i] }.
+func addGeneric(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + b[i]
 	}
 }

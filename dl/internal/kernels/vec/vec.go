@@ -32,11 +32,13 @@ func ReLUGrad(dst, g, y []float32) {
 	reluGradGeneric(dst[n:], g[n:], y[n:])
 }
 
-// Add sets dst[i] += src[i].  It panics if len(dst) != len(src).
-func Add(dst, src []float32) {
-	check("Add", len(dst), len(src))
-	n := addVec(dst, src)
-	addGeneric(dst[n:], src[n:])
+// Add sets dst[i] = a[i] + b[i]; dst may be a or b.  It panics unless the
+// lengths are equal.
+func Add(dst, a, b []float32) {
+	check("Add", len(dst), len(a))
+	check("Add", len(dst), len(b))
+	n := addVec(dst, a, b)
+	addGeneric(dst[n:], a[n:], b[n:])
 }
 
 func check(op string, a, b int) {

@@ -28,7 +28,7 @@ func reluGradAVX512(dst, grad, y *float32, n int)
 // addAVX512 is addGeneric on n elements.
 //
 //go:noescape
-func addAVX512(dst, src *float32, n int)
+func addAVX512(dst, a, b *float32, n int)
 
 var haveAVX512 = cpu.X86.HasAVX512F
 
@@ -65,10 +65,10 @@ func reluGradVec(dst, g, y []float32) int {
 	return n
 }
 
-func addVec(dst, src []float32) int {
+func addVec(dst, a, b []float32) int {
 	n := vectorLen(len(dst))
 	if n > 0 {
-		addAVX512(&dst[0], &src[0], n)
+		addAVX512(&dst[0], &a[0], &b[0], n)
 	}
 	return n
 }

@@ -74,19 +74,21 @@ relugradloop:
 	VZEROUPPER
 	RET
 
-// func addAVX512(dst, src *float32, n int)
+// func addAVX512(dst, a, b *float32, n int)
 //
-//	for i := 0; i < n; i++ { dst[i] += src[i] }
-TEXT ·addAVX512(SB), NOSPLIT, $0-24
+//	for i := 0; i < n; i++ { dst[i] = a[i] + b[i] }
+TEXT ·addAVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
 
 addloop:
-	VMOVUPS (DI), Z1
-	VADDPS  (SI), Z1, Z1
+	VMOVUPS (SI), Z1
+	VADDPS  (DX), Z1, Z1
 	VMOVUPS Z1, (DI)
 	ADDQ    $64, SI
+	ADDQ    $64, DX
 	ADDQ    $64, DI
 	SUBQ    $16, CX
 	JNZ     addloop

@@ -8,4 +8,4 @@ package vec
 func axpyVec(alpha float32, x, y []float32) int { return 0 }
 func reluVec(dst, src []float32) int            { return 0 }
 func reluGradVec(dst, g, y []float32) int       { return 0 }
-func addVec(dst, src []float32) int             { return 0 }
+func addVec(dst, a, b []float32) int            { return 0 }

@@ -151,10 +151,17 @@ func TestAddMatchesGeneric(t *testing.T) {
 		dst, guards := output(t, n, (off+1)%4)
 		copy(dst, input(r, n, 0))
 		want := append([]float32(nil), dst...)
-		addGeneric(want, src)
-		Add(dst, src)
+		addGeneric(want, want, src)
+		other := input(r, n, (off+2)%4)
+		want2 := make([]float32, n)
+		addGeneric(want2, src, other)
+		Add(dst, dst, src) // in place, as for row sums
 		compare(t, "Add", dst, want)
 		guards("Add")
+		out, guards2 := output(t, n, off)
+		Add(out, src, other)
+		compare(t, "Add(out, a, b)", out, want2)
+		guards2("Add")
 	})
 }
 
@@ -163,7 +170,7 @@ func TestLengthMismatchPanics(t *testing.T) {
 		"Axpy":     func() { Axpy(1, make([]float32, 2), make([]float32, 3)) },
 		"ReLU":     func() { ReLU(make([]float32, 2), make([]float32, 3)) },
 		"ReLUGrad": func() { ReLUGrad(make([]float32, 2), make([]float32, 2), make([]float32, 3)) },
-		"Add":      func() { Add(make([]float32, 2), make([]float32, 3)) },
+		"Add":      func() { Add(make([]float32, 2), make([]float32, 2), make([]float32, 3)) },
 	} {
 		func() {
 			defer func() {
