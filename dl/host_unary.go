@@ -26,6 +26,10 @@ func unaryF[F float](op unaryOp, o, x []F) {
 			o[i] = -v
 		}
 	case opExp:
+		if o, ok := any(o).([]float32); ok { // 8 float64 lanes at a time, within 2 ulp of math.Exp
+			vec.ExpScale(o, any(x).([]float32), 0, 1)
+			return
+		}
 		for i, v := range x {
 			o[i] = F(math.Exp(float64(v)))
 		}

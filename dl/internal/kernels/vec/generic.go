@@ -42,3 +42,17 @@ func addGeneric(dst, a, b []float32) {
 		dst[i] = a[i] + b[i]
 	}
 }
+
+// maxGeneric is Max's loop: the largest element (ignoring NaNs, which it
+// reports), starting from −Inf.
+func maxGeneric(x []float32) (m float32, nan bool) {
+	m = float32(math.Inf(-1))
+	for _, v := range x {
+		if v != v {
+			nan = true
+			continue
+		}
+		m = max(m, v)
+	}
+	return m, nan
+}

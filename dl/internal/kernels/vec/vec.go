@@ -1,6 +1,9 @@
 package vec
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Axpy sets y[i] += alpha*x[i] (BLAS saxpy with unit strides), rounding
 // the product and then the sum like the Go expression.  It panics if
@@ -45,4 +48,22 @@ func check(op string, a, b int) {
 	if a != b {
 		panic(fmt.Sprintf("vec: %s: slice lengths %d and %d differ; pass slices of equal length", op, a, b))
 	}
+}
+
+// Max returns the largest element of x, NaN if any element is NaN, and
+// −Inf for an empty x, like math.Max over the slice (except that when the
+// largest value is a zero its sign is unspecified: the vector loop keeps
+// whichever zero it met).
+func Max(x []float32) float32 {
+	m, nan, n := maxVec(x)
+	for _, v := range x[n:] {
+		if v != v {
+			nan = true
+		}
+		m = max(m, v)
+	}
+	if nan {
+		return float32(math.NaN())
+	}
+	return m
 }

@@ -2,7 +2,11 @@
 
 package vec
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The AVX-512 loops in vec_amd64.s process n elements, n > 0 and a
 // multiple of 16 (one zmm register); the Go wrappers below pass the
@@ -71,4 +75,50 @@ func addVec(dst, a, b []float32) int {
 		addAVX512(&dst[0], &a[0], &b[0], n)
 	}
 	return n
+}
+
+// expSumAVX512 is expSumGeneric on n floats, n > 0 a multiple of 32
+// (exp_amd64.s; AVX512DQ for VCVTPD2QQ).
+//
+//go:noescape
+func expSumAVX512(x *float32, n int, shift float64) float64
+
+// expScaleAVX512 is expScaleGeneric on n floats, n > 0 a multiple of 32.
+//
+//go:noescape
+func expScaleAVX512(dst, x *float32, n int, shift, scale float64)
+
+var haveExp = haveAVX512 && cpu.X86.HasAVX512DQ
+
+// expSumVec returns ExpSum's vector part of x (len(x) a multiple of 32).
+func expSumVec(x []float32, shift float64) float64 {
+	if !haveExp || len(x) == 0 {
+		return expSumGeneric(x, shift)
+	}
+	return expSumAVX512(&x[0], len(x), shift)
+}
+
+func expScaleVec(dst, x []float32, shift, scale float64) int {
+	n := len(dst) &^ 31
+	if !haveExp || n == 0 {
+		return 0
+	}
+	expScaleAVX512(&dst[0], &x[0], n, shift, scale)
+	return n
+}
+
+// maxAVX512 returns the largest of n floats (n > 0, a multiple of 16),
+// ignoring NaNs, and whether there was one (vec_amd64.s).
+//
+//go:noescape
+func maxAVX512(x *float32, n int) (m float32, nan bool)
+
+// maxVec runs maxAVX512 on the longest prefix it handles, or returns
+// (−Inf, false, 0).
+func maxVec(x []float32) (m float32, nan bool, n int) {
+	if n = vectorLen(len(x)); n == 0 {
+		return float32(math.Inf(-1)), false, 0
+	}
+	m, nan = maxAVX512(&x[0], n)
+	return m, nan, n
 }

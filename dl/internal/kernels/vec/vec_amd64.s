@@ -94,3 +94,43 @@ addloop:
 	JNZ     addloop
 	VZEROUPPER
 	RET
+
+// func maxAVX512(x *float32, n int) (m float32, nan bool)
+//
+//	m = -Inf; for i := 0; i < n; i++ { if x[i] != x[i] { nan = true } else { m = max(m, x[i]) } }
+//
+// VMAXPS returns its second source when either is NaN, so with the
+// running maximum second a NaN element leaves it alone; a separate
+// unordered compare (predicate 3) collects NaNs into K2.
+TEXT ·maxAVX512(SB), NOSPLIT, $0-21
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVL         $0xff800000, AX // -Inf
+	MOVD         AX, X0
+	VBROADCASTSS X0, Z0
+	KXORW        K2, K2, K2
+
+maxloop:
+	VMOVUPS (SI), Z2
+	VMAXPS  Z0, Z2, Z0     // m = x > m ? x : m (m if x is NaN)
+	VCMPPS  $3, Z2, Z2, K1 // NaN lanes
+	KORW    K1, K2, K2
+	ADDQ    $64, SI
+	SUBQ    $16, CX
+	JNZ     maxloop
+
+	// Horizontal maximum of Z0's 16 lanes.
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0x4e, X0, X1
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VMAXPS        X1, X0, X0
+	MOVSS         X0, m+16(FP)
+	KMOVW         K2, AX
+	TESTL         AX, AX
+	SETNE         nan+20(FP)
+	VZEROUPPER
+	RET

@@ -9,3 +9,12 @@ func axpyVec(alpha float32, x, y []float32) int { return 0 }
 func reluVec(dst, src []float32) int            { return 0 }
 func reluGradVec(dst, g, y []float32) int       { return 0 }
 func addVec(dst, a, b []float32) int            { return 0 }
+
+func expSumVec(x []float32, shift float64) float64 { return expSumGeneric(x, shift) }
+
+func expScaleVec(dst, x []float32, shift, scale float64) int { return 0 }
+
+func maxVec(x []float32) (m float32, nan bool, n int) {
+	m, nan = maxGeneric(x)
+	return m, nan, len(x)
+}

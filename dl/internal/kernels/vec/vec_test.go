@@ -183,3 +183,32 @@ func TestLengthMismatchPanics(t *testing.T) {
 		}()
 	}
 }
+
+func TestMax(t *testing.T) {
+	forCases(t, func(t *testing.T, r *rand.Rand, n, off int) {
+		x := make([]float32, off+n)[off:]
+		for i := range x {
+			x[i] = float32(r.NormFloat64() * 100)
+		}
+		want := float32(math.Inf(-1))
+		for _, v := range x {
+			want = max(want, v)
+		}
+		if got := Max(x); got != want {
+			t.Errorf("Max(%d values) = %v; want %v", n, got, want)
+		}
+		for _, at := range []int{0, n / 2, n - 1} {
+			if n == 0 {
+				break
+			}
+			y := append([]float32(nil), x...)
+			y[at] = float32(math.NaN())
+			if got := Max(y); got == got {
+				t.Errorf("Max with NaN at %d of %d = %v; want NaN", at, n, got)
+			}
+		}
+	})
+	if got := Max([]float32{float32(math.Inf(-1)), -3}); got != -3 {
+		t.Errorf("Max(-Inf, -3) = %v; want -3", got)
+	}
+}
