@@ -28,7 +28,11 @@ func axisFormatter(kind string) types.FuncStr {
 	if kind == "year" {
 		return JS(`function (v) { return String(v); }`)
 	}
-	return JS(`function (v) {` + jsHelpers + `  return num(v); }`)
+	// On a log axis the ticks are powers of ten: write all of them as 10ⁿ once they
+	// reach 10³ (or fall below 10⁻²), so one axis never mixes "10000" with "10⁵".
+	return JS(`function (v) {` + jsHelpers + `  var e = Math.round(Math.log10(Math.abs(v)));
+  if (v > 0 && (e >= 3 || e <= -2) && Math.abs(v - Math.pow(10, e)) <= 1e-9 * v) { return "10" + sup(e); }
+  return num(v); }`)
 }
 
 // itemTooltip formats an item's tooltip: series, point name, x and y with
