@@ -14,47 +14,82 @@ func Linear(x, w, b *Tensor) *Tensor {
 	x.live(op)
 	w.live(op)
 	if autocastMode.Active() {
+		if y := linearAutocast(op, x, w, b); y != nil {
+			return y
+		}
 		if xwb := autocast(x, w, b); xwb[0] != x || xwb[1] != w || xwb[2] != b {
 			return autocastRelease(Linear(xwb[0], xwb[1], xwb[2]), []*Tensor{x, w, b}, xwb)
 		}
 	}
+	linearCheck(op, x, w, b, true)
+	rows, in, out, dims := linearDims(x, w)
+	y := linearForward(op, x, w, b, rows, in, out, dims)
+	if needsGrad(x, w, b) {
+		record(op, y, []*Tensor{x, w, b}, nil, linearBackward(op, x, w, b, w, b, rows, in, out))
+	}
+	return y
+}
+
+// linearCheck panics unless x, w and b (or nil) fit: devices, shapes and,
+// with dtypes set, equal dtypes.
+func linearCheck(op string, x, w, b *Tensor, dtypes bool) {
 	sameDevice(op, x, w)
-	sameDType(op, x, w)
+	if dtypes {
+		sameDType(op, x, w)
+	}
 	if len(w.shape) != 2 || len(x.shape) == 0 || x.shape[len(x.shape)-1] != w.shape[1] {
 		panic(shapeErr(op, [][]int{x.shape, w.shape}, "x must be [..., in] and w [out, in]",
 			"input of shape %v does not fit weight of shape %v", x.shape, w.shape))
 	}
-	out, in := w.shape[0], w.shape[1]
-	rows := numel(x.shape[:len(x.shape)-1])
-	dims := append(slices.Clone(x.shape[:len(x.shape)-1]), out)
 	if b != nil {
 		b.live(op)
 		sameDevice(op, x, b)
-		sameDType(op, x, b)
-		if len(b.shape) != 1 || b.shape[0] != out {
+		if dtypes {
+			sameDType(op, x, b)
+		}
+		if len(b.shape) != 1 || b.shape[0] != w.shape[0] {
 			panic(shapeErr(op, [][]int{w.shape, b.shape}, "the bias must be [out]",
 				"bias of shape %v for weight of shape %v", b.shape, w.shape))
 		}
 	}
-	y := linearForward(op, x, w, b, rows, in, out, dims)
-	if needsGrad(x, w, b) {
-		record(op, y, []*Tensor{x, w, b}, nil, func(g *Tensor) []*Tensor {
-			var gx, gw, gb *Tensor
-			if x.requiresGrad { // dx = g·w: [rows, out]·[out, in]
-				gx = bmm(op, MatMulAuto, false, false, g, w, rows, in, out, 1, 0, 0, x.shape)
+}
+
+// linearDims returns the rows of x, in, out and the output shape.
+func linearDims(x, w *Tensor) (rows, in, out int, dims []int) {
+	out, in = w.shape[0], w.shape[1]
+	rows = numel(x.shape[:len(x.shape)-1])
+	return rows, in, out, append(slices.Clone(x.shape[:len(x.shape)-1]), out)
+}
+
+// linearBackward returns Linear's backward for the product x·wᵀ + b:
+// dx = g·w ([rows, out]·[out, in]), dw = gᵀ·x ([out, rows]·[rows, in]) and
+// db = Σ g over the rows, each computed if its input requires grad.  The
+// gradients of the weight and the bias go to wt and bt, which are w and b
+// themselves, or under autocast the float32 tensors that w and b are
+// casts of (see linearAutocast).
+func linearBackward(op string, x, w, b, wt, bt *Tensor, rows, in, out int) func(g *Tensor) []*Tensor {
+	return func(g *Tensor) []*Tensor {
+		var gx, gw, gb *Tensor
+		if x.requiresGrad {
+			gx = bmm(op, MatMulAuto, false, false, g, w, rows, in, out, 1, 0, 0, x.shape)
+		}
+		// db before dw: a half g is summed through a float32 copy, which
+		// then does not coexist with dw's float32 product.
+		if bt != nil && bt.requiresGrad {
+			g2 := g.Reshape(rows, out)
+			gb = reduceRaw(op, opSum, g2, []int{0}, false)
+			g2.Release()
+			if gb.dtype != bt.dtype {
+				gb32 := castRaw(op, gb, bt.dtype)
+				gb.Release()
+				gb = gb32
 			}
-			if w.requiresGrad { // dw = gᵀ·x: [out, rows]·[rows, in]
-				gw = bmm(op, MatMulAuto, true, false, g, x, out, in, rows, 1, 0, 0, w.shape)
-			}
-			if b != nil && b.requiresGrad {
-				g2 := g.Reshape(rows, out)
-				gb = reduceRaw(op, opSum, g2, []int{0}, false)
-				g2.Release()
-			}
-			return []*Tensor{gx, gw, gb}
-		})
+		}
+		if wt.requiresGrad {
+			gw = gradAs(bmmAcc(op, MatMulAuto, true, false, g, x, out, in, rows, 1, 0, 0, w.shape), w.dtype, wt.dtype)
+		}
+		return []*Tensor{gx, gw, gb}
 	}
-	return y
 }
 
 // linearForward computes x·wᵀ (+ b) with one GEMM.  Half x and w go to

@@ -137,6 +137,12 @@ func accDType(dt DType) DType {
 // the kernel as they are (it decodes them while packing, with no float32
 // copies) and accumulate into a float32 product rounded once.
 func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
+	return finish(bmmAcc(name, kern, ta, tb, a, b, m, n, k, batch, sA, sB, dims), a.dtype, nil)
+}
+
+// bmmAcc is bmm before the final rounding: its result is in accDType(a's
+// dtype), Float32 for half operands.
+func bmmAcc(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
 	out := newTensor(name, a.dev, accDType(a.dtype), dims)
 	if out.n > 0 {
 		g := &gemmArgs{transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
@@ -154,5 +160,5 @@ func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, bat
 			a.k(name).gemm(kern, g)
 		}
 	}
-	return finish(out, a.dtype, nil)
+	return out
 }

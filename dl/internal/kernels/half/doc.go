@@ -11,6 +11,8 @@
 // vectorised on amd64 (F16C / AVX-512) with a Go fallback elsewhere or with
 // -tags noasm: [EncodeFloat16], [DecodeFloat16], [EncodeBFloat16],
 // [DecodeBFloat16].  Bulk and scalar results are bit-identical.
+// [RoundFloat16] and [RoundBFloat16] round float32 values to the 16-bit
+// formats in place (a cast there and back, without the 16-bit copy).
 //
 // Rounding is round-to-nearest, ties to even (RNE), as in IEEE 754 and
 // PyTorch's .half() / .bfloat16().  Subnormals are kept (never flushed to
