@@ -117,7 +117,9 @@ func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *T
 		}
 		return finish(y, x.dtype, nil)
 	}
+	xg, wg, release := gemmOperands(x, w)
 	k.gemm(MatMulAuto, &gemmArgs{transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
-		a: x.v(op), b: w.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
+		a: xg.v(op), b: wg.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
+	release()
 	return finish(y, x.dtype, nil)
 }

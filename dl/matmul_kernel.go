@@ -129,6 +129,22 @@ func accDType(dt DType) DType {
 	return dt
 }
 
+// gemmOperands returns the operands a product gives the gemm kernel: a
+// and b themselves on host devices, whose kernels decode half operands
+// while packing; elsewhere float32 copies of half operands (the CUDA
+// backend's cublasGemmEx could take them too, but that path has not been
+// measured against this one), with the function that releases them.
+func gemmOperands(a, b *Tensor) (*Tensor, *Tensor, func()) {
+	if !a.dtype.IsHalf() || a.dev.IsHost() {
+		return a, b, func() {}
+	}
+	a32, b32 := compute32(a), compute32(b)
+	return a32, b32, func() {
+		a32.Release()
+		b32.Release()
+	}
+}
+
 // bmm returns out (shape dims) with out[i] = op(A[i])·op(B[i]) for batch
 // i, where op transposes when ta/tb are set: the transposed products of
 // autograd go to the kernel as flags and are never materialised.  A is
@@ -144,6 +160,8 @@ func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, bat
 // dtype), Float32 for half operands.
 func bmmAcc(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
 	out := newTensor(name, a.dev, accDType(a.dtype), dims)
+	a, b, release := gemmOperands(a, b)
+	defer release()
 	if out.n > 0 {
 		g := &gemmArgs{transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
 			a: a.v(name), b: b.v(name), c: out.v(name), lda: k, ldb: n, ldc: n,
