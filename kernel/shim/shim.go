@@ -114,9 +114,13 @@ func Run(ctx context.Context, o Options) (int, error) {
 	}
 	s := &shim{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: randomHex(16)}
 	s.start()
+	parent := jupyterParent()
 	select {
 	case <-kid.done:
 	case <-ctx.Done():
+		kid.stop(o.StopGrace)
+	case <-watchParent(parent, parentPollInterval, kid.done):
+		logger.Printf("Jupyter (process %d), which started this kernel, is gone: stopping the kernel", parent)
 		kid.stop(o.StopGrace)
 	}
 	time.Sleep(drainTime)

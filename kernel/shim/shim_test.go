@@ -210,8 +210,8 @@ func TestHeartbeatFollowsKernel(t *testing.T) {
 
 // startShimProcess runs the shim role as a plain child process (no
 // client), returning it, the fake kernel's pid once the kernel listens, and
-// the kernel's ready file.
-func startShimProcess(t *testing.T) (*exec.Cmd, int, string) {
+// the kernel's ready file. env is added to the shim's environment.
+func startShimProcess(t *testing.T, env ...string) (*exec.Cmd, int, string) {
 	t.Helper()
 	dir := t.TempDir()
 	ci, err := jupyter.NewConnectionInfo()
@@ -225,7 +225,7 @@ func startShimProcess(t *testing.T) (*exec.Cmd, int, string) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, connFile)
 	cmd.Stderr = os.Stderr
-	cmd.Env = append(os.Environ(), "SHIM_TEST_ROLE=shim", "SHIM_TEST_READY="+ready)
+	cmd.Env = append(append(os.Environ(), "SHIM_TEST_ROLE=shim", "SHIM_TEST_READY="+ready), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -289,6 +289,36 @@ func TestKernelDiesWithShim(t *testing.T) {
 	for i := 0; alive(kid); i++ {
 		if i == 200 {
 			t.Fatalf("fake kernel %d still alive 2 s after the shim was killed", kid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestShimStopsWhenJupyterIsGone plays a Jupyter server killed with SIGKILL:
+// the process named by JPY_PARENT_PID disappears without shutting its
+// kernel down. The shim must notice, stop the kernel and exit by itself.
+func TestShimStopsWhenJupyterIsGone(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	jupyterServer := startFakeParent(t)
+	cmd, kid, _ := startShimProcess(t, fmt.Sprintf("JPY_PARENT_PID=%d", jupyterServer.Process.Pid))
+	shim := cmd.Process.Pid
+	time.Sleep(3 * parentPollInterval / 2)
+	if !alive(shim) {
+		t.Fatal("shim exited while its Jupyter server still runs")
+	}
+	jupyterServer.Process.Kill()
+	jupyterServer.Wait()
+	for i := 0; alive(shim); i++ { // an exited shim is a zombie until Cleanup reaps it
+		if i == 1500 {
+			t.Fatal("shim still running 15 s after its Jupyter server was killed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i := 0; alive(kid); i++ {
+		if i == 200 {
+			t.Fatalf("fake kernel %d still alive 2 s after the shim exited", kid)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
