@@ -114,14 +114,16 @@ fi
 
 # --- Warm the build cache ------------------------------------------------------------------
 # Cells are built with this module in a workspace; compiling every package once puts them in
-# the build cache, so the first cell links instead of compiling the world.
+# the build cache, so the first cell links instead of compiling the world. The build always
+# runs (under a second when the cache is warm), so a cleared cache (`go clean -cache`) is warmed
+# again; the stamp only decides whether to announce the long first time.
 if [ "$warm" = 1 ]; then
   stampw=bin/.warm
-  src_hash=$( (go version; git ls-files -s -- '*.go' go.mod go.sum 2>/dev/null || find . -name '*.go' -newer go.mod) | sha256sum | cut -c1-16)
+  src_hash=$( (go version; go env GOCACHE; git ls-files -s -- '*.go' go.mod go.sum 2>/dev/null || find . -name '*.go' -newer go.mod) | sha256sum | cut -c1-16)
   if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
     say "warming the Go build cache (first time takes a minute)"
-    go build ./... github.com/janpfeifer/gonb/gonbui
-    echo "$src_hash" >"$stampw"
   fi
+  go build ./... github.com/janpfeifer/gonb/gonbui
+  echo "$src_hash" >"$stampw"
 fi
 say "ready: kernelspec dlbd in $repo/.jupyter (JUPYTER_PATH=$repo/.jupyter)"
