@@ -64,10 +64,12 @@ func (k MatMulKernel) gemm() f32.Kernel {
 
 // SetNumThreads sets how many goroutines a matrix multiply uses on host
 // devices; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
-// torch.set_num_threads.  (gonum's BLAS kernel picks its own.)
-func SetNumThreads(n int) {
-	f32.SetThreads(n)
+// torch.set_num_threads.  (gonum's BLAS kernel picks its own.)  It returns
+// the previous setting, 0 for the default, so a caller can restore it:
+// NumThreads would give the resolved count and pin it.
+func SetNumThreads(n int) int {
 	f64.SetThreads(n)
+	return f32.SetThreads(n)
 }
 
 // NumThreads returns the goroutines a matrix multiply uses.

@@ -107,10 +107,8 @@ func MatMul(cfg MatMulConfig) ([]MatMulResult, error) {
 	threads := 0
 	if host {
 		if cfg.Threads > 0 {
-			procs, before := runtime.GOMAXPROCS(0), dl.NumThreads()
+			procs, before := runtime.GOMAXPROCS(cfg.Threads), dl.SetNumThreads(cfg.Threads)
 			defer func() { runtime.GOMAXPROCS(procs); dl.SetNumThreads(before) }()
-			runtime.GOMAXPROCS(cfg.Threads)
-			dl.SetNumThreads(cfg.Threads)
 		}
 		threads = dl.NumThreads()
 	}

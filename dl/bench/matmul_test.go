@@ -106,6 +106,7 @@ func TestMatMulBudgetSkips(t *testing.T) {
 }
 
 func TestMatMulThreads(t *testing.T) {
+	defer dl.SetNumThreads(dl.SetNumThreads(0)) // the default: follow GOMAXPROCS
 	procs, threads := runtime.GOMAXPROCS(0), dl.NumThreads()
 	rs, err := MatMul(MatMulConfig{Sizes: []int{32}, Kernels: []dl.MatMulKernel{dl.MatMulBlocked}, Threads: 1, Reps: 1})
 	if err != nil {
@@ -117,6 +118,9 @@ func TestMatMulThreads(t *testing.T) {
 	if runtime.GOMAXPROCS(0) != procs || dl.NumThreads() != threads {
 		t.Errorf("after MatMul: GOMAXPROCS %d, NumThreads %d; want them restored to %d, %d",
 			runtime.GOMAXPROCS(0), dl.NumThreads(), procs, threads)
+	}
+	if prev := dl.SetNumThreads(0); prev != 0 {
+		t.Errorf("after MatMul the thread setting is %d; want the default 0 restored, not the count it resolved to", prev)
 	}
 }
 

@@ -32,11 +32,16 @@ func TestKernelString(t *testing.T) {
 
 func TestSetThreads(t *testing.T) {
 	defer SetThreads(0)
-	SetThreads(3)
+	SetThreads(0)
+	if prev := SetThreads(3); prev != 0 {
+		t.Errorf("SetThreads(3) after SetThreads(0) returned %d; want the previous setting 0", prev)
+	}
 	if got := Threads(); got != 3 {
 		t.Errorf("Threads() after SetThreads(3) = %d; want 3", got)
 	}
-	SetThreads(-1)
+	if prev := SetThreads(-1); prev != 3 {
+		t.Errorf("SetThreads(-1) returned %d; want the previous setting 3", prev)
+	}
 	if got := Threads(); got < 1 {
 		t.Errorf("Threads() after reset = %d; want GOMAXPROCS", got)
 	}

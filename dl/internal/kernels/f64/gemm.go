@@ -30,8 +30,9 @@ func GemmWith(kern Kernel, tA, tB blas.Transpose, m, n, k int, alpha float64, a 
 
 // SetThreads sets the number of goroutines Blocked and SIMD (and so Gemm)
 // use per call; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
-// torch.set_num_threads.  Gonum's BLAS picks its own parallelism.
-func SetThreads(n int) { kernels.SetThreads(n) }
+// torch.set_num_threads.  Gonum's BLAS picks its own parallelism.  It
+// returns the previous setting (0: the default), for a caller to restore.
+func SetThreads(n int) int { return kernels.SetThreads(n) }
 
 // Threads returns the number of goroutines a Gemm call uses.
 func Threads() int { return kernels.Threads() }

@@ -42,7 +42,8 @@ type Kernels[T Float] struct {
 }
 
 // SetThreads sets the goroutines per call; n <= 0 restores GOMAXPROCS.
-func (ks *Kernels[T]) SetThreads(n int) { ks.nt.Store(int32(max(n, 0))) }
+// It returns the previous setting (0: GOMAXPROCS), for a caller to restore.
+func (ks *Kernels[T]) SetThreads(n int) int { return int(ks.nt.Swap(int32(max(n, 0)))) }
 
 // Threads returns the goroutines a call uses.
 func (ks *Kernels[T]) Threads() int {

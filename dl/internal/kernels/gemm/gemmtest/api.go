@@ -18,7 +18,7 @@ type API[T gemm.Float] struct {
 	// blas.Transpose as a byte ('N', 'T').
 	GemmWith   func(kern int, tA, tB byte, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 	Kernels    *gemm.Kernels[T]
-	SetThreads func(n int)
+	SetThreads func(n int) int
 }
 
 func tb(t bool) byte {

@@ -17,7 +17,7 @@ type GemmFunc[T gemm.Float] func(tA, tB bool, m, n, k int, alpha T, a []T, lda i
 // goroutines: setThreads(th) and GOMAXPROCS = th, so that gonum's own
 // parallelism and the runtime's helpers are held to the same cores.  It
 // reports GFLOP/s = 2mnk/t and sets bytes to the operands' size.
-func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int), tA, tB bool, m, n, k, th int) {
+func Bench[T gemm.Float](b *testing.B, gemm GemmFunc[T], setThreads func(int) int, tA, tB bool, m, n, k, th int) {
 	a, bm, c := randSlice[T](m*k, 1), randSlice[T](k*n, 2), make([]T, m*n)
 	lda, ldb := lds(tA, tB, m, n, k)
 	var z T
@@ -42,7 +42,7 @@ func lds(tA, tB bool, m, n, k int) (lda, ldb int) {
 
 // timeFlops runs fn once to warm up buffers and caches, then times it on
 // th threads (GOMAXPROCS and setThreads) and reports GFLOP/s.
-func timeFlops(b *testing.B, setThreads func(int), th int, flops float64, fn func()) {
+func timeFlops(b *testing.B, setThreads func(int) int, th int, flops float64, fn func()) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(th))
 	defer setThreads(0)
 	setThreads(th)
@@ -116,7 +116,7 @@ var BatchedShapes = []struct {
 
 // BenchBatched times a strided batched product on th goroutines,
 // reporting GFLOP/s = 2·count·mnk/t.
-func BenchBatched[T gemm.Float](b *testing.B, batched func(tA, tB bool, m, n, k int, a []T, lda, sa int, bm []T, ldb, sb int, c []T, ldc, sc, count int), setThreads func(int), tA, tB bool, count, m, n, k, th int) {
+func BenchBatched[T gemm.Float](b *testing.B, batched func(tA, tB bool, m, n, k int, a []T, lda, sa int, bm []T, ldb, sb int, c []T, ldc, sc, count int), setThreads func(int) int, tA, tB bool, count, m, n, k, th int) {
 	a, bm, c := randSlice[T](count*m*k, 1), randSlice[T](count*k*n, 2), make([]T, count*m*n)
 	lda, ldb := lds(tA, tB, m, n, k)
 	timeFlops(b, setThreads, th, 2*float64(count*m*n*k), func() {
