@@ -2,20 +2,11 @@ package dl_test
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dltest"
 )
-
-// onThreads runs the benchmark body with n dl threads and GOMAXPROCS n.
-func onThreads(b *testing.B, n int, body func(b *testing.B)) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
-	prev := dl.NumThreads()
-	dl.SetNumThreads(n)
-	defer dl.SetNumThreads(prev)
-	body(b)
-}
 
 // fusedOrNot runs fn with fusion on (impl=fused) or inside
 // dl.WithoutFusion (impl=unfused).
@@ -35,29 +26,28 @@ func BenchmarkCrossEntropy(b *testing.B) {
 	const n, c = 256, 8192
 	for _, impl := range []string{"fused", "unfused"} {
 		b.Run(fmt.Sprintf("impl=%s/N=%d/C=%d", impl, n, c), func(b *testing.B) {
-			onThreads(b, 1, func(b *testing.B) {
-				g := dl.NewGenerator(0)
-				logits := dl.Options{Generator: g}.Randn(n, c).SetRequiresGrad(true)
-				labels := make([]float32, n)
-				for i := range labels {
-					labels[i] = float32(g.Uint64() % c)
-				}
-				y := dl.FromSlice(labels)
-				step := func() {
-					fusedOrNot(impl, func() {
-						loss := dl.CrossEntropy(logits, y)
-						loss.Backward()
-						loss.Release()
-						logits.ZeroGrad()
-					})
-				}
+			dltest.UseThreads(b, 1)
+			g := dl.NewGenerator(0)
+			logits := dl.Options{Generator: g}.Randn(n, c).SetRequiresGrad(true)
+			labels := make([]float32, n)
+			for i := range labels {
+				labels[i] = float32(g.Uint64() % c)
+			}
+			y := dl.FromSlice(labels)
+			step := func() {
+				fusedOrNot(impl, func() {
+					loss := dl.CrossEntropy(logits, y)
+					loss.Backward()
+					loss.Release()
+					logits.ZeroGrad()
+				})
+			}
+			step()
+			b.SetBytes(int64(n * c * 4))
+			b.ResetTimer()
+			for b.Loop() {
 				step()
-				b.SetBytes(int64(n * c * 4))
-				b.ResetTimer()
-				for b.Loop() {
-					step()
-				}
-			})
+			}
 		})
 	}
 }
@@ -69,27 +59,26 @@ func BenchmarkFusedLinear(b *testing.B) {
 	const rows, in, out = 256, 1024, 1024
 	for _, impl := range []string{"fused", "unfused"} {
 		b.Run(fmt.Sprintf("impl=%s/act=relu/rows=%d/in=%d/out=%d", impl, rows, in, out), func(b *testing.B) {
-			onThreads(b, 1, func(b *testing.B) {
-				o := dl.Options{Generator: dl.NewGenerator(0)}
-				x := o.Randn(rows, in)
-				w := o.Randn(out, in).MulScalar(0.03).Detach().SetRequiresGrad(true)
-				bias := o.Randn(out).SetRequiresGrad(true)
-				step := func() {
-					fusedOrNot(impl, func() {
-						y := dl.FusedLinear(x, w, bias, dl.FuseReLU)
-						loss := y.Sum()
-						loss.Backward()
-						loss.Release()
-						w.ZeroGrad()
-						bias.ZeroGrad()
-					})
-				}
+			dltest.UseThreads(b, 1)
+			o := dl.Options{Generator: dl.NewGenerator(0)}
+			x := o.Randn(rows, in)
+			w := o.Randn(out, in).MulScalar(0.03).Detach().SetRequiresGrad(true)
+			bias := o.Randn(out).SetRequiresGrad(true)
+			step := func() {
+				fusedOrNot(impl, func() {
+					y := dl.FusedLinear(x, w, bias, dl.FuseReLU)
+					loss := y.Sum()
+					loss.Backward()
+					loss.Release()
+					w.ZeroGrad()
+					bias.ZeroGrad()
+				})
+			}
+			step()
+			b.ResetTimer()
+			for b.Loop() {
 				step()
-				b.ResetTimer()
-				for b.Loop() {
-					step()
-				}
-			})
+			}
 		})
 	}
 }

@@ -1,13 +1,12 @@
 package dl_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
 )
 
-// mlp is the benchmark model of the issue: 784-1024-1024-10 with ReLU.
+// mlp is a ReLU MLP built from dl's ops alone (no nn), trained with hand-written SGD.
 type mlp struct{ w, b []*dl.Tensor }
 
 func newMLP(sizes ...int) *mlp {
@@ -40,30 +39,6 @@ func (m *mlp) step(x, y *dl.Tensor, lr float64) float64 {
 	v := loss.Item()
 	loss.Release()
 	return v
-}
-
-// BenchmarkMLPStep is one SGD step of the MLP on a batch of 256 (forward,
-// backward, update), the workload compared with PyTorch CPU.
-func BenchmarkMLPStep(b *testing.B) {
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			dl.SetNumThreads(threads)
-			defer dl.SetNumThreads(0)
-			m := newMLP(784, 1024, 1024, 10)
-			x := dl.Options{Generator: dl.NewGenerator(2)}.Randn(256, 784)
-			labels := make([]float32, 256)
-			for i := range labels {
-				labels[i] = float32(i % 10)
-			}
-			y := dl.FromSlice(labels)
-			m.step(x, y, 0.01)
-			b.ResetTimer()
-			for b.Loop() {
-				m.step(x, y, 0.01)
-			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/step")
-		})
-	}
 }
 
 func TestMLPTrains(t *testing.T) {

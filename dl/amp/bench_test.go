@@ -2,16 +2,16 @@ package amp_test
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/amp"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/optim"
 )
 
-// BenchmarkAMPStep times one training step of BenchmarkMLPStep's
+// BenchmarkAMPStep times one training step of dl/nn BenchmarkMLPStep's
 // 784-1024-1024-10 ReLU MLP (batch 256, SGD lr 0.01) with the forward
 // pass and the loss in float32 or under autocast to bfloat16/float16,
 // and reports the step's peak memory above the resting state
@@ -21,10 +21,7 @@ func BenchmarkAMPStep(b *testing.B) {
 	for _, dt := range []dl.DType{dl.Float32, dl.BFloat16, dl.Float16} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("dtype=%v/threads=%d", dt, threads), func(b *testing.B) {
-				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-				prev := dl.NumThreads()
-				dl.SetNumThreads(threads)
-				defer dl.SetNumThreads(prev)
+				dltest.UseThreads(b, threads)
 
 				g := dl.NewGenerator(0)
 				model := nn.NewMLP([]int{784, 1024, 1024, 10}, nn.MLPConfig{InitConfig: nn.InitConfig{Generator: g}})
@@ -53,17 +50,7 @@ func BenchmarkAMPStep(b *testing.B) {
 						p.Grad().FillInPlace(0)
 					}
 				}
-				step() // allocates the gradients and warms the allocator's caches
-				before := dl.MemoryStats(dl.CPU).Allocated
-				dl.ResetPeakMemory(dl.CPU)
-				step()
-				peak := dl.MemoryStats(dl.CPU).Peak - before
-				b.ResetTimer()
-				for b.Loop() {
-					step()
-				}
-				b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
-				b.ReportMetric(float64(peak)/(1<<20), "MiB")
+				dltest.BenchStep(b, dl.CPU, step)
 			})
 		}
 	}

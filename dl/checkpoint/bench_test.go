@@ -2,11 +2,11 @@ package checkpoint_test
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/checkpoint"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/optim"
 )
@@ -21,10 +21,7 @@ func BenchmarkCheckpointStep(b *testing.B) {
 	const n, d, batch = 64, 128, 128
 	for _, segments := range []int{0, 2, 4, 8, 16, 32} {
 		b.Run(fmt.Sprintf("layers=%d/segments=%d", n, segments), func(b *testing.B) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-			prev := dl.NumThreads()
-			dl.SetNumThreads(1)
-			defer dl.SetNumThreads(prev)
+			dltest.UseThreads(b, 1)
 
 			cfg := nn.LinearConfig{InitConfig: nn.InitConfig{Generator: dl.NewGenerator(0)}}
 			layers := make([]nn.Module, n)
@@ -52,17 +49,7 @@ func BenchmarkCheckpointStep(b *testing.B) {
 					p.Grad().FillInPlace(0)
 				}
 			}
-			step()
-			before := dl.MemoryStats(dl.CPU).Allocated
-			dl.ResetPeakMemory(dl.CPU)
-			step()
-			peak := dl.MemoryStats(dl.CPU).Peak - before
-			b.ResetTimer()
-			for b.Loop() {
-				step()
-			}
-			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
-			b.ReportMetric(float64(peak)/(1<<20), "MiB")
+			dltest.BenchStep(b, dl.CPU, step)
 		})
 	}
 }

@@ -2,10 +2,10 @@ package nn
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/optim"
 )
 
@@ -13,15 +13,12 @@ import (
 // on a batch of 256 in float32 with plain SGD (lr 0.01): zero grad,
 // forward, cross-entropy, backward, optimizer step. Its PyTorch anchor is
 // testdata/mlp_step_anchor.py (case "mlp_step"), which does the same work.
-// GOMAXPROCS is set to the thread count so the Go runtime (GC included)
-// gets the same cores as PyTorch.
+// dltest.UseThreads gives the Go runtime (GC included) the same cores as
+// PyTorch.
 func BenchmarkMLPStep(b *testing.B) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-			prev := dl.NumThreads()
-			dl.SetNumThreads(threads)
-			defer dl.SetNumThreads(prev)
+			dltest.UseThreads(b, threads)
 
 			g := dl.NewGenerator(0)
 			model := NewMLP([]int{784, 1024, 1024, 10}, MLPConfig{InitConfig: InitConfig{Generator: g}})

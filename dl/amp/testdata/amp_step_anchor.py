@@ -29,27 +29,10 @@ import steptime  # noqa: E402
 import torch  # noqa: E402
 
 
-def make_step(dtype, batch=256, sizes=(784, 1024, 1024, 10), lr=0.01):
-    """Returns a function running one mixed-precision training step."""
-    torch.manual_seed(0)
-    layers = []
-    for i in range(len(sizes) - 1):
-        layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
-        if i < len(sizes) - 2:
-            layers.append(torch.nn.ReLU())
-    model = torch.nn.Sequential(*layers)
-    opt = torch.optim.SGD(model.parameters(), lr=lr)
-    x = torch.randn(batch, sizes[0])
-    y = torch.randint(0, sizes[-1], (batch,))
-    loss_fn = torch.nn.CrossEntropyLoss()
-    dt = None if dtype == "float32" else getattr(torch, dtype)
-
-    def step():
-        opt.zero_grad(set_to_none=True)
-        with torch.autocast("cpu", dtype=dt, enabled=dt is not None):
-            loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
+def make_step(dtype, batch=256):
+    """Returns a function running one mixed-precision training step of
+    mlp_step_anchor's model (dtype "float32": no autocast)."""
+    step = mlp_step_anchor.make_step(batch=batch, autocast=None if dtype == "float32" else getattr(torch, dtype))
     step()  # fails here if this torch cannot autocast to dtype on CPU
     return step
 

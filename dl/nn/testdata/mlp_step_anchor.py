@@ -35,18 +35,18 @@ if os.environ.get("DLBD_TORCH_DEFAULT_ENV") != "1" and any(os.environ.get(k) != 
     os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **BEST_ENV})
 
 import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
 import torch  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
+sys.path.insert(0, os.path.join(ROOT, "dl", "testdata"))
+import steptime  # noqa: E402
 
 
-def make_step(batch=256, sizes=(784, 1024, 1024, 10), lr=0.01):
-    """Returns a function running one training step."""
+def make_step(batch=256, sizes=(784, 1024, 1024, 10), lr=0.01, autocast=None):
+    """Returns a function running one training step; with autocast (a torch
+    dtype) the forward pass and the loss run under torch.autocast("cpu")."""
     torch.manual_seed(0)
     layers = []
     for i in range(len(sizes) - 1):
@@ -61,7 +61,11 @@ def make_step(batch=256, sizes=(784, 1024, 1024, 10), lr=0.01):
 
     def step():
         opt.zero_grad(set_to_none=True)
-        loss = loss_fn(model(x), y)
+        if autocast is None:
+            loss = loss_fn(model(x), y)
+        else:
+            with torch.autocast("cpu", dtype=autocast):
+                loss = loss_fn(model(x), y)
         loss.backward()
         opt.step()
     return step
@@ -73,17 +77,8 @@ def standalone():
     ap.add_argument("--steps", type=int, default=60)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    step = make_step()
-    for _ in range(10):
-        step()
-    times = []
-    for _ in range(args.steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
-    print(json.dumps({"threads": args.threads, "torch": torch.__version__,
-                      "env": "default" if os.environ.get("DLBD_TORCH_DEFAULT_ENV") == "1" else "best",
-                      "median_ms": round(statistics.median(times), 3), "min_ms": round(min(times), 3)}))
+    steptime.report(make_step(), args.steps, warmup=10, threads=args.threads, torch=torch.__version__,
+                    env="default" if os.environ.get("DLBD_TORCH_DEFAULT_ENV") == "1" else "best")
 
 
 def serve():

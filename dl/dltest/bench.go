@@ -1,0 +1,40 @@
+package dltest
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/dlbd/dlbd/dl"
+)
+
+// UseThreads runs the rest of tb with n matrix-multiply threads (dl.SetNumThreads)
+// and GOMAXPROCS n, so the Go runtime, its collector included, gets the same cores
+// as an anchor limited to n threads. Both are restored when tb ends.
+func UseThreads(tb testing.TB, n int) {
+	procs, threads := runtime.GOMAXPROCS(n), dl.SetNumThreads(n)
+	tb.Cleanup(func() {
+		runtime.GOMAXPROCS(procs)
+		dl.SetNumThreads(threads)
+	})
+}
+
+// BenchStep times step, a training step, and reports it as "ms/step", with the
+// peak memory of one step above the resting state as "MiB" from dev's accounting.
+// It runs step once first, untimed: that allocates the gradients and warms the
+// allocator's caches, so the resting state holds parameters, gradients and data.
+// step must keep the gradients allocated (zero them in place with FillInPlace):
+// a step that releases them, as ZeroGrad does, would hide them from the peak.
+func BenchStep(b *testing.B, dev dl.Device, step func()) {
+	b.Helper()
+	step()
+	before := dl.MemoryStats(dev).Allocated
+	dl.ResetPeakMemory(dev)
+	step()
+	peak := dl.MemoryStats(dev).Peak - before
+	b.ResetTimer()
+	for b.Loop() {
+		step()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
+	b.ReportMetric(float64(peak)/(1<<20), "MiB")
+}
