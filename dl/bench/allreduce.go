@@ -59,15 +59,13 @@ func AllReduce(cfg AllReduceConfig) ([]AllReduceResult, error) {
 			return nil, fmt.Errorf("bench: AllReduce: %d ranks; a group needs at least 1", n)
 		}
 	}
-	for _, s := range sizes {
-		if s <= 0 || s%4 != 0 {
-			return nil, fmt.Errorf("bench: AllReduce: size %d bytes; sizes must be positive multiples of 4 (float32 elements)", s)
-		}
+	if err := checkByteSizes("AllReduce", sizes); err != nil {
+		return nil, err
 	}
-	if cfg.Reps < 0 || cfg.Budget < 0 {
-		return nil, fmt.Errorf("bench: AllReduce: negative Reps (%d) or Budget (%v)", cfg.Reps, cfg.Budget)
+	reps, budget, err := repsAndBudget("AllReduce", cfg.Reps, cfg.Budget)
+	if err != nil {
+		return nil, err
 	}
-	reps, budget := orDefault(cfg.Reps, defaultReps), orDefault(cfg.Budget, defaultBudget)
 	var out []AllReduceResult
 	for _, n := range ranks {
 		for _, size := range sizes {

@@ -55,15 +55,13 @@ func Copy(cfg CopyConfig) ([]CopyResult, error) {
 		return nil, fmt.Errorf("bench: Copy to %v: a copy from the CPU to itself moves nothing; use dl.Sim(0) or dl.CUDA(0)", cfg.Device)
 	}
 	sizes := orDefaultSlice(cfg.Sizes, []int64{1 << 20, 16 << 20, 64 << 20})
-	for _, s := range sizes {
-		if s <= 0 || s%4 != 0 {
-			return nil, fmt.Errorf("bench: Copy: size %d bytes; sizes must be positive multiples of 4 (float32 elements)", s)
-		}
+	if err := checkByteSizes("Copy", sizes); err != nil {
+		return nil, err
 	}
-	if cfg.Reps < 0 || cfg.Budget < 0 {
-		return nil, fmt.Errorf("bench: Copy: negative Reps (%d) or Budget (%v)", cfg.Reps, cfg.Budget)
+	reps, budget, err := repsAndBudget("Copy", cfg.Reps, cfg.Budget)
+	if err != nil {
+		return nil, err
 	}
-	reps, budget := orDefault(cfg.Reps, defaultReps), orDefault(cfg.Budget, defaultBudget)
 	sizes = slices.Clone(sizes)
 	slices.Sort(sizes)
 	var out []CopyResult

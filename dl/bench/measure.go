@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -70,4 +71,24 @@ func orDefault[T comparable](v, def T) T {
 		return def
 	}
 	return v
+}
+
+// checkByteSizes checks that every size in bytes is a positive whole number of
+// float32 elements; op names the benchmark in the error.
+func checkByteSizes(op string, sizes []int64) error {
+	for _, s := range sizes {
+		if s <= 0 || s%4 != 0 {
+			return fmt.Errorf("bench: %s: size %d bytes; sizes must be positive multiples of 4 (float32 elements)", op, s)
+		}
+	}
+	return nil
+}
+
+// repsAndBudget checks a config's Reps and Budget and returns them with the
+// defaults applied for zero values; op names the benchmark in the error.
+func repsAndBudget(op string, reps int, budget time.Duration) (int, time.Duration, error) {
+	if reps < 0 || budget < 0 {
+		return 0, 0, fmt.Errorf("bench: %s: negative Reps (%d) or Budget (%v)", op, reps, budget)
+	}
+	return orDefault(reps, defaultReps), orDefault(budget, defaultBudget), nil
 }
