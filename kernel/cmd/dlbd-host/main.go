@@ -1,0 +1,50 @@
+// Command dlbd-host is the process of a stateful kernel session: it loads
+// each compiled cell as a plugin and runs it (see package
+// kernel/stateful/host). The kernel builds and starts it; it is not for
+// people to run.
+//
+// It links dl, its subpackages, viz and kernel, so that cells that use them
+// load quickly and share one copy of their state.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/janpfeifer/gonb/gonbui"
+
+	"github.com/dlbd/dlbd/dl"
+	_ "github.com/dlbd/dlbd/dl/amp"
+	_ "github.com/dlbd/dlbd/dl/data"
+	_ "github.com/dlbd/dlbd/dl/dist"
+	_ "github.com/dlbd/dlbd/dl/nn"
+	_ "github.com/dlbd/dlbd/dl/optim"
+	_ "github.com/dlbd/dlbd/dl/parallel"
+	_ "github.com/dlbd/dlbd/dl/plan"
+	_ "github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/stateful/host"
+	_ "github.com/dlbd/dlbd/viz"
+)
+
+func main() {
+	requests, replies := os.NewFile(3, "requests"), os.NewFile(4, "replies")
+	if requests == nil || replies == nil {
+		fmt.Fprintln(os.Stderr, "dlbd-host: started without the session's pipes (fds 3 and 4): the kernel starts this program, not people")
+		os.Exit(2)
+	}
+	err := host.Serve(host.Options{
+		Requests: requests,
+		Replies:  replies,
+		Marker:   os.Getenv("DLBD_HOST_MARKER"),
+		BeforeCell: func(ctx context.Context) {
+			_ = ctx // dl's long operations will watch it (dl.SetCancel)
+			_ = dl.CPU
+		},
+		AfterCell: gonbui.Sync,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dlbd-host:", err)
+		os.Exit(1)
+	}
+}

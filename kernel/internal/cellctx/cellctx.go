@@ -1,0 +1,46 @@
+// Package cellctx holds the context of the cell that is running, which the
+// stateful kernel's host sets and package kernel hands to notebooks
+// (kernel.Context).
+package cellctx
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+)
+
+var (
+	mu      sync.Mutex
+	current context.Context
+	hosted  bool // set by the stateful host: it owns SIGINT
+)
+
+// Set makes ctx the context of the running cell; the host calls it before
+// each cell.
+func Set(ctx context.Context) {
+	mu.Lock()
+	defer mu.Unlock()
+	current, hosted = ctx, true
+}
+
+// Get returns the running cell's context. Outside the stateful host (a
+// cell run as its own process), it is a context that SIGINT cancels: the
+// kernel interrupts such a cell with SIGINT, and a cell that watches the
+// context stops cleanly instead of being killed.
+func Get() context.Context {
+	mu.Lock()
+	defer mu.Unlock()
+	if current == nil {
+		// The process is the cell: its interrupt is SIGINT.
+		current, _ = signal.NotifyContext(context.Background(), os.Interrupt)
+	}
+	return current
+}
+
+// Hosted reports whether the process is the stateful kernel's host.
+func Hosted() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return hosted
+}

@@ -1,0 +1,40 @@
+// Package stateful is the dlbd kernel's stateful executor: the values that
+// one cell makes live on in the next, as in every notebook students know,
+// and cells still run as compiled Go.
+//
+// # Overview
+//
+// A [Session] belongs to one kernel. It keeps a host process
+// (kernel/cmd/dlbd-host, built from this module when the session starts)
+// and, for each cell, parses GoNB's cell syntax (package kernel/cell),
+// runs its magics and shell commands, composes its Go code into a package
+// that refers to the earlier cells' packages (kernel/stateful/internal/
+// compose, resolving names with go/types), builds that package as a Go
+// plugin in the session's workspace (a module dlbd.cells in a go.work that
+// uses this checkout), and asks the host to load and run it (package
+// kernel/stateful/host). Output and displays (gonbui, hence viz) come back
+// through [Output] while the cell runs.
+//
+// Magics: %reset drops every value and starts a new host; %who lists the
+// names that live on; %env and %cd set the environment and directory;
+// %mode switches the kernel between this mode and GoNB's process per cell
+// ([Result.Mode] tells the caller); %help lists them.
+//
+// # Errors
+//
+// [Session.Execute] reports a cell's failure in its [Result] (compile
+// errors with cell lines, panics with the cell lines they went through,
+// interrupts). When the host dies (os.Exit, a panic on another goroutine,
+// a crash, out of memory, an interrupted cell that would not stop, this
+// module's source changing under it) the result says in plain words that
+// the values are lost and which cells to run again; the next cell gets a
+// new host.
+//
+// # Concepts
+//
+//   - Each cell is a Go package: later cells see its top-level names, but
+//     not the unexported fields and methods of its types, and cannot add
+//     methods to them (package compose explains).
+//   - Plugins never unload: the host's memory grows with every cell (see
+//     the README for the measured figure); %reset gives it back.
+package stateful

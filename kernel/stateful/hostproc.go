@@ -1,0 +1,276 @@
+package stateful
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/envlist"
+	"github.com/dlbd/dlbd/kernel/internal/proc"
+	"github.com/dlbd/dlbd/kernel/stateful/host"
+)
+
+// hostPackage is the host program's import path.
+const hostPackage = "github.com/dlbd/dlbd/kernel/cmd/dlbd-host"
+
+// goEnv returns the environment of the go command for the session's
+// builds: the kernel's, with cgo on (plugins need it).
+func (s *Session) goEnv() []string {
+	env := envlist.Parse(s.o.Env)
+	env.Set("CGO_ENABLED", "1")
+	env.Unset("GOWORK") // the session's go.work
+	return env.Environ()
+}
+
+// buildHost builds the host program into the session directory and
+// returns its path.
+func (s *Session) buildHost(ctx context.Context) (string, error) {
+	s.builds++
+	bin := filepath.Join(s.dir, fmt.Sprintf("dlbd-host-%d", s.builds))
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, hostPackage)
+	cmd.Dir, cmd.Env = s.dir, s.goEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("stateful: build the session's host program (go build %s): %v\n%s", hostPackage, err, strings.TrimSpace(string(out)))
+	}
+	return bin, nil
+}
+
+// hostProc is a running host.
+type hostProc struct {
+	p       *proc.Proc
+	req     *os.File
+	replies chan host.Reply
+	marker  string
+	closers []*os.File
+
+	mu      sync.Mutex
+	ended   map[int]int // request id -> markers seen (one per stream)
+	endedC  chan struct{}
+	stderr  tailBuffer // the last bytes of its stderr: a crash's message
+	nextID  int
+	readers sync.WaitGroup // the stream and display readers
+}
+
+// startHost starts the host program with its pipes and readers.
+func (s *Session) startHost() (*hostProc, error) {
+	h := &hostProc{replies: make(chan host.Reply, 1), marker: "\x1eDLBD-END-" + randomHex(8) + ":", ended: map[int]int{}, endedC: make(chan struct{}, 8)}
+	fail := func(err error) (*hostProc, error) {
+		for _, f := range h.closers {
+			f.Close()
+		}
+		return nil, err
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			h.closers = append(h.closers, r, w)
+		}
+		return r, w, err
+	}
+	reqR, reqW, err1 := pipe()
+	repR, repW, err2 := pipe()
+	outR, outW, err3 := pipe()
+	errR, errW, err4 := pipe()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return fail(fmt.Errorf("stateful: pipes for the host: %w", err))
+	}
+	id := randomHex(4)
+	display, back := filepath.Join(s.dir, "display-"+id), filepath.Join(s.dir, "back-"+id)
+	for _, f := range []string{display, back} {
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			return fail(fmt.Errorf("stateful: make the display pipe %s: %w", f, err))
+		}
+	}
+	// Read-write opens never block, and keep each pipe open on our side.
+	dispF, err5 := os.OpenFile(display, os.O_RDWR, 0)
+	backF, err6 := os.OpenFile(back, os.O_RDWR, 0)
+	if err := errors.Join(err5, err6); err != nil {
+		return fail(fmt.Errorf("stateful: open the display pipes: %w", err))
+	}
+	h.closers = append(h.closers, dispF, backF)
+
+	cmd := exec.Command(s.hostBin)
+	cmd.Dir = s.o.WorkDir
+	env := envlist.Parse(s.o.Env)
+	for k, v := range map[string]string{
+		"GONB_PIPE": display, "GONB_PIPE_BACK": back, "GONB_TMP_DIR": s.dir, "GONB_DIR": s.o.WorkDir,
+		"DLBD_HOST_MARKER": h.marker, "DLBD_KERNEL_MODE": "stateful",
+	} {
+		env.Set(k, v)
+	}
+	for k, v := range s.env {
+		env.Set(k, v)
+	}
+	cmd.Env = env.Environ()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, outW, errW
+	cmd.ExtraFiles = []*os.File{reqR, repW}
+	p, err := proc.Start(cmd, proc.Options{Group: true})
+	if err != nil {
+		return fail(fmt.Errorf("stateful: start the host %s: %w", s.hostBin, err))
+	}
+	h.p = p
+	s.o.Guard.Group(p.Pid())
+	reqR.Close()
+	repW.Close()
+	outW.Close()
+	errW.Close()
+	h.req = reqW
+	h.readers.Add(4)
+	for _, st := range []struct {
+		name string
+		r    *os.File
+	}{{"stdout", outR}, {"stderr", errR}} {
+		go func() {
+			defer h.readers.Done()
+			sr := &streamReader{r: st.r, marker: []byte(h.marker), ended: h.markerSeen,
+				write: func(text string) {
+					if st.name == "stderr" {
+						h.stderr.write(text)
+					}
+					s.sink.stream(st.name, text)
+				}}
+			sr.run()
+		}()
+	}
+	go func() {
+		defer h.readers.Done()
+		(&displayReader{in: dispF, back: backF, show: s.sink.display, seen: map[string]bool{}}).run()
+	}()
+	go func() {
+		defer h.readers.Done()
+		defer close(h.replies)
+		sc := bufio.NewScanner(repR)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			var rep host.Reply
+			if json.Unmarshal(sc.Bytes(), &rep) == nil {
+				h.replies <- rep
+			}
+		}
+	}()
+	go func() { // the host's end closes what the readers read
+		<-p.Done()
+		repR.Close()
+		time.Sleep(50 * time.Millisecond) // let the streams drain what the host wrote last
+		dispF.Close()
+		backF.Close()
+	}()
+	return h, nil
+}
+
+// markerSeen records an end marker of request id on one stream.
+func (h *hostProc) markerSeen(id int) {
+	h.mu.Lock()
+	h.ended[id]++
+	h.mu.Unlock()
+	select {
+	case h.endedC <- struct{}{}:
+	default:
+	}
+}
+
+// waitMarkers waits until both streams carried request id's end marker,
+// so that all the cell printed has been published, or until d passes.
+func (h *hostProc) waitMarkers(id int, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		h.mu.Lock()
+		n := h.ended[id]
+		h.mu.Unlock()
+		if n >= 2 {
+			return
+		}
+		select {
+		case <-h.endedC:
+		case <-deadline:
+			return
+		case <-h.p.Done():
+			return
+		}
+	}
+}
+
+// errHostGone says the host ended while the session waited for it.
+var errHostGone = errors.New("stateful: the host process ended")
+
+// run sends req and waits for its reply and its output.
+func (h *hostProc) run(req host.Request) (host.Reply, error) {
+	h.mu.Lock()
+	h.nextID++
+	req.ID = h.nextID
+	h.mu.Unlock()
+	line, _ := json.Marshal(req)
+	if _, err := h.req.Write(append(line, '\n')); err != nil {
+		return host.Reply{}, errHostGone
+	}
+	rep, ok := <-h.replies
+	if !ok {
+		<-h.p.Done()
+		h.readers.Wait()
+		return host.Reply{}, errHostGone
+	}
+	h.waitMarkers(req.ID, 5*time.Second)
+	return rep, nil
+}
+
+// op sends an "env" or "cd" request and waits for its reply.
+func (h *hostProc) op(op, name, value string) error {
+	h.mu.Lock()
+	h.nextID++
+	req := host.Request{ID: h.nextID, Op: op, Name: name, Value: value}
+	h.mu.Unlock()
+	line, _ := json.Marshal(req)
+	if _, err := h.req.Write(append(line, '\n')); err != nil {
+		return errHostGone
+	}
+	rep, ok := <-h.replies
+	if !ok {
+		return errHostGone
+	}
+	if rep.Status != "ok" {
+		return fmt.Errorf("%%%s: %s", op, rep.EValue)
+	}
+	return nil
+}
+
+// kill ends the host and everything it started.
+func (h *hostProc) kill() {
+	h.req.Close()
+	h.p.Kill()
+	h.readers.Wait()
+	for _, f := range h.closers {
+		f.Close()
+	}
+}
+
+// tailBuffer keeps the last bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 64 << 10
+
+func (t *tailBuffer) write(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, s...)
+	if len(t.buf) > tailMax {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailMax:]...)
+	}
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,203 @@
+package stateful
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/proc"
+	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
+	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
+)
+
+// Options configures a [Session].
+type Options struct {
+	// Repo is the absolute root of the dlbd checkout, the module cells use.
+	Repo string
+	// Env is the environment of the go command and of the host (the
+	// kernel's, from kernelspec.KernelEnv); nil means os.Environ().
+	Env []string
+	// WorkDir is the directory cells run in (the notebook's); "" means the
+	// current directory.
+	WorkDir string
+	// Guard, when set, is told about every process group and directory the
+	// session makes, to clean up if the kernel dies.
+	Guard *proc.Guard
+	// Log receives the session's own diagnostics; nil discards them.
+	Log io.Writer
+	// InterruptGrace is how long an interrupted cell may take to stop
+	// before its host is killed; 0 means 5 s (GoNB's wait too).
+	InterruptGrace time.Duration
+}
+
+// Output receives what a cell shows while it runs. Its methods may be
+// called from several goroutines, but never at the same time.
+type Output interface {
+	// Stream is text the cell wrote on "stdout" or "stderr".
+	Stream(name, text string)
+	// Display is rich output (HTML, images, markdown).
+	Display(d Display)
+}
+
+// Result is how a cell ended.
+type Result struct {
+	// Status is "ok" or "error".
+	Status string
+	// EName, EValue and Traceback describe an error as Jupyter shows it.
+	EName, EValue string
+	Traceback     []string
+	// Mode, when not "", asks the caller to switch the kernel to that mode
+	// ("process" or "stateful") for the next cells (%mode).
+	Mode string
+}
+
+// Session is one kernel's stateful executor.
+type Session struct {
+	o    Options
+	dir  string
+	fset *token.FileSet
+
+	// ready is closed when the package index and the host program exist
+	// (readyErr says whether they do).
+	ready    chan struct{}
+	readyErr error
+	index    *pkgindex.Index
+	hostBin  string
+	builds   int // host programs built, for their names
+
+	mu      sync.Mutex // guards the fields below and serialises Execute's host use
+	hist    *compose.History
+	h       *hostProc
+	lost    string // what the next cell must be told about lost values
+	used    map[string]bool
+	running *running // what Interrupt stops
+
+	sink sinkBox
+	env  map[string]string // %env settings, applied to new hosts and shells
+}
+
+// sinkBox holds the Output of the cell that is running (or ran last):
+// host output arriving between cells goes there, as in ipykernel.
+type sinkBox struct {
+	mu  sync.Mutex
+	out Output
+}
+
+func (b *sinkBox) set(o Output) { b.mu.Lock(); b.out = o; b.mu.Unlock() }
+
+func (b *sinkBox) stream(name, text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.out != nil {
+		b.out.Stream(name, text)
+	}
+}
+
+func (b *sinkBox) display(d Display) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.out != nil {
+		b.out.Display(d)
+	}
+}
+
+// New makes a session: its workspace in a new temporary directory, and, in
+// the background, the package index and the host program (the first cell
+// waits for them; building the host takes a few seconds).
+func New(o Options) (*Session, error) {
+	if !filepath.IsAbs(o.Repo) {
+		return nil, fmt.Errorf("stateful: repository path %q is not absolute", o.Repo)
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	if o.InterruptGrace <= 0 {
+		o.InterruptGrace = 5 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("stateful: %w", err)
+		}
+		o.WorkDir = wd
+	}
+	dir, err := os.MkdirTemp("", "dlbd-session-")
+	if err != nil {
+		return nil, fmt.Errorf("stateful: make the session directory: %w", err)
+	}
+	o.Guard.Dir(dir)
+	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}}
+	if err := s.writeWorkspace(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	go s.prepare()
+	return s, nil
+}
+
+// writeWorkspace writes the session's module and workspace: cell
+// packages live in module dlbd.cells, which uses the checkout through
+// go.work (as GoNB's cells do).
+func (s *Session) writeWorkspace() error {
+	files := map[string]string{
+		"go.mod":  "module " + compose.ModulePath + "\n\ngo 1.26.0\n",
+		"go.work": fmt.Sprintf("go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n", s.o.Repo),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(s.dir, name), []byte(content), 0o644); err != nil {
+			return fmt.Errorf("stateful: write the session's %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// prepare loads the package index and builds the host, then closes ready.
+func (s *Session) prepare() {
+	defer close(s.ready)
+	errc := make(chan error, 1)
+	go func() {
+		var err error
+		s.index, err = pkgindex.Load(s.fset, s.dir, s.goEnv(), "github.com/dlbd/dlbd/...")
+		errc <- err
+	}()
+	bin, err := s.buildHost(context.Background())
+	if ierr := <-errc; ierr != nil && err == nil {
+		err = ierr
+	}
+	s.hostBin, s.readyErr = bin, err
+	if err == nil {
+		s.hist = compose.NewHistory(s.fset, s.index)
+	}
+}
+
+// Dir returns the session's directory (workspace, plugins, host).
+func (s *Session) Dir() string { return s.dir }
+
+// Close stops the host and removes the session's directory.
+func (s *Session) Close() error {
+	<-s.ready
+	s.mu.Lock()
+	if s.h != nil {
+		s.h.kill()
+		s.h = nil
+	}
+	s.mu.Unlock()
+	return os.RemoveAll(s.dir)
+}
+
+// randomHex returns n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
