@@ -1,35 +1,29 @@
-// Package kernel installs and launches the dlbd Jupyter kernel and gives notebooks the
-// helpers they need to live with it.
+// Package kernel is what a notebook cell imports from the dlbd kernel: the
+// running cell's context, which an interrupt cancels ([Context]), and the
+// session cache of the process-per-cell mode ([Cache], [Forget], [Must]).
 //
 // # Overview
 //
-// The kernel process is the stock GoNB binary (github.com/janpfeifer/gonb, pinned in
-// go.mod and built into <repo>/bin by `make kernel`). Install writes a kernelspec named
-// "dlbd" into a project-local Jupyter data directory (<repo>/.jupyter, found through
-// JUPYTER_PATH), whose argv runs `bin/dlbd launch`. That command runs
-// `gonb --kernel <connection file> --go_work=<repo> --raw_error` ([Command] builds the
-// argv and the environment) behind the protocol shim of package kernel/shim, which
-// repairs GoNB's departures from the Jupyter protocol; [LaunchDirect] runs GoNB alone.
-// Because GoNB builds every cell inside a Go workspace that uses this module, a cell can
-// import github.com/dlbd/dlbd/... packages with no manual step.
-//
-// Cells resolve imports offline: [KernelEnv] puts the local module cache first in GOPROXY
-// (GOPROXY=file://$GOMODCACHE/cache/download,<your GOPROXY>), so the `go get` that GoNB
-// runs before each cell finds this module's dependencies without the network.
-//
-// Each cell is compiled and run as a new process: declarations persist between cells,
-// values do not. Cache keeps an expensive value (a trained model, a measurement) for the
-// rest of the kernel session.
+// The dlbd kernel runs cells in one of two modes. In the stateful mode
+// (the default; package kernel/stateful) the values a cell makes live on
+// in the next cells, so a model trained in one cell is used in the next as
+// it is. In the process mode (%mode process; GoNB's model) each cell is a
+// new process: declarations persist, values do not, and Cache keeps an
+// expensive value (a trained model, a measurement) for the rest of the
+// kernel session, encoded with gob. Installing and launching the kernel is
+// package kernel/kernelspec's job, not this one's.
 //
 // # Errors
 //
-// Everything here touches files or processes and returns errors; nothing calls os.Exit or
-// log.Fatal. Must turns an error into a panic, which GoNB shows as a cell error.
+// Cache returns errors (a value that cannot be encoded, a key cached with
+// another type); Must turns an error into a panic, which the notebook shows
+// as the cell's error. Nothing here calls os.Exit or log.Fatal.
 //
 // # Concepts
 //
-//   - kernelspec: the kernel.json Jupyter reads to start a kernel
-//     (https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernelspecs).
-//   - GONB_TMP_DIR: the per-session directory where GoNB builds cells; Cache stores values
-//     under it, so they vanish with the session and never leak across runs.
+//   - GONB_TMP_DIR: the per-session directory of the kernel; Cache stores
+//     values under it, so they vanish with the session and never leak
+//     across runs.
+//   - Interrupt: the notebook's stop button. Context's channel closes; a
+//     loop that watches it stops and keeps what it made.
 package kernel

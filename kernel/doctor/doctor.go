@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 // Options configures [Run]. The zero value checks the kernelspec "dlbd" of
@@ -72,7 +72,7 @@ func (o Options) withDefaults() Options {
 		o.KernelName = "dlbd"
 	}
 	if o.RepoDir == "" {
-		o.RepoDir, _ = kernel.FindRepo(".") // no checkout: defaults below use none
+		o.RepoDir, _ = kernelspec.FindRepo(".") // no checkout: defaults below use none
 	}
 	if o.Path == nil {
 		if o.RepoDir != "" {
@@ -81,10 +81,10 @@ func (o Options) withDefaults() Options {
 		o.Path = append(o.Path, jupyter.DataPath()...)
 	}
 	if o.Packages == nil {
-		o.Packages = []string{kernel.ModulePath + "/kernel"}
+		o.Packages = []string{kernelspec.ModulePath + "/kernel"}
 		for _, dir := range []string{"dl", "viz"} {
 			if o.RepoDir != "" && hasGoFiles(filepath.Join(o.RepoDir, dir)) {
-				o.Packages = append(o.Packages, kernel.ModulePath+"/"+dir)
+				o.Packages = append(o.Packages, kernelspec.ModulePath+"/"+dir)
 			}
 		}
 	}

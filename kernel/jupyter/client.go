@@ -16,6 +16,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // ErrClosed is returned by requests made after [Client.Close].
@@ -47,7 +48,7 @@ type Options struct {
 // are safe for concurrent use; it must be closed with [Client.Close].
 type Client struct {
 	spec       *KernelSpec
-	conn       ConnectionInfo
+	conn       protocol.ConnectionInfo
 	connFile   string
 	runtimeDir string
 	signer     *wire.Signer
@@ -94,7 +95,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 			return nil, err
 		}
 	}
-	ci, err := NewConnectionInfo()
+	ci, err := protocol.NewConnectionInfo()
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ func (c *Client) Spec() *KernelSpec { return c.spec }
 func (c *Client) ConnectionFile() string { return c.connFile }
 
 // Connection returns the connection file's content, key included.
-func (c *Client) Connection() ConnectionInfo { return c.conn }
+func (c *Client) Connection() protocol.ConnectionInfo { return c.conn }
 
 // PID returns the kernel's process id, which is also its process group id.
 func (c *Client) PID() int { return c.proc.pid() }

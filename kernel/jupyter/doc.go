@@ -8,7 +8,7 @@
 // dlbd uses it to test its kernel (GoNB wired to this module) from `go test`
 // and to check a user's installation (`dlbd doctor`), without a browser and
 // without Python. [Start] finds a kernelspec ([FindKernelSpec], [DataPath]),
-// writes a connection file ([ConnectionInfo]), launches the kernel in its own
+// writes a connection file ([protocol.ConnectionInfo]), launches the kernel in its own
 // process group and connects the five sockets. A [Client] then sends
 // requests and collects what comes back:
 //

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // ExampleStart starts the installed dlbd kernel, runs a Go cell and prints
@@ -45,7 +45,7 @@ func ExampleClient_MeasureLatency() {
 // ExampleKernelSpec_Command shows how a kernelspec becomes a command line:
 // {connection_file} is substituted and env is merged, expanding ${NAME}.
 func ExampleKernelSpec_Command() {
-	ks := &jupyter.KernelSpec{Spec: kernel.Spec{
+	ks := &jupyter.KernelSpec{Spec: protocol.Spec{
 		Argv: []string{"/repo/bin/dlbd", "launch", "{connection_file}"},
 		Env:  map[string]string{"PATH": "/repo/bin:${PATH}"},
 	}}

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // ErrKernelSpecNotFound is wrapped by [FindKernelSpec]'s error when no
@@ -20,13 +20,13 @@ var ErrKernelSpecNotFound = errors.New("kernelspec not found")
 
 // KernelSpec is an installed kernel: the parsed kernel.json of the spec's
 // section "Kernel specs" (https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernel-specs),
-// whose fields are those of [kernel.Spec], and the directory that holds it.
+// whose fields are those of [protocol.Spec], and the directory that holds it.
 type KernelSpec struct {
 	// Name is the kernel's directory name, like "dlbd" or "python3".
 	Name string `json:"-"`
 	// Dir is the directory holding kernel.json (the "resource dir").
 	Dir string `json:"-"`
-	kernel.Spec
+	protocol.Spec
 }
 
 // DataPath returns the Jupyter data directories searched for kernelspecs, in

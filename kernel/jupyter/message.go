@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
-
-// ProtocolVersion is the Jupyter messaging protocol version this client
-// writes in its headers.
-const ProtocolVersion = "5.3"
 
 // Channel names one of the sockets of a kernel connection. The heartbeat is
 // not a message channel: it echoes raw bytes (see [Client.Ping]).
@@ -48,23 +45,6 @@ func (ch Channel) String() string {
 	return fmt.Sprintf("channel(%d)", int(ch))
 }
 
-// Header is a message header, as in the spec's section "Message Header"
-// (https://jupyter-client.readthedocs.io/en/latest/messaging.html#message-header).
-type Header struct {
-	// MsgID is unique per message (a random UUID here).
-	MsgID string `json:"msg_id"`
-	// Session is unique per client session.
-	Session string `json:"session"`
-	// Username is the user that sent the message.
-	Username string `json:"username"`
-	// Date is an ISO 8601 timestamp of creation.
-	Date string `json:"date"`
-	// MsgType is the message type, like "execute_request".
-	MsgType string `json:"msg_type"`
-	// Version is the protocol version, like "5.3".
-	Version string `json:"version"`
-}
-
 // Message is one Jupyter message, as in the spec's section "General Message
 // Format" (https://jupyter-client.readthedocs.io/en/latest/messaging.html#general-message-format).
 type Message struct {
@@ -74,10 +54,10 @@ type Message struct {
 	// topic chosen by the kernel.
 	Identities [][]byte
 	// Header identifies the message and its type.
-	Header Header
+	Header protocol.Header
 	// ParentHeader is the header of the request this message answers; it is
 	// zero for a request.
-	ParentHeader Header
+	ParentHeader protocol.Header
 	// Metadata is free-form; nil is sent as {}.
 	Metadata map[string]any
 	// Content is the JSON body; its fields depend on Header.MsgType and are
@@ -117,13 +97,13 @@ func newMessage(session, username, msgType string, content any) (*Message, error
 		return nil, fmt.Errorf("jupyter: encode %s content: %w", msgType, err)
 	}
 	return &Message{
-		Header: Header{
+		Header: protocol.Header{
 			MsgID:    newID(),
 			Session:  session,
 			Username: username,
 			Date:     time.Now().UTC().Format("2006-01-02T15:04:05.000000Z"),
 			MsgType:  msgType,
-			Version:  ProtocolVersion,
+			Version:  protocol.Version,
 		},
 		Content: raw,
 	}, nil
@@ -131,8 +111,8 @@ func newMessage(session, username, msgType string, content any) (*Message, error
 
 // encodeHeader marshals h, writing a zero header as {} (the spec's empty
 // parent of a request).
-func encodeHeader(h Header) ([]byte, error) {
-	if h == (Header{}) {
+func encodeHeader(h protocol.Header) ([]byte, error) {
+	if h == (protocol.Header{}) {
 		return []byte("{}"), nil
 	}
 	return json.Marshal(h)

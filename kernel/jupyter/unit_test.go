@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 func TestFindKernelSpecOrderAndCase(t *testing.T) {
@@ -64,7 +64,7 @@ func TestReadKernelSpecInvalid(t *testing.T) {
 }
 
 func TestKernelSpecCommand(t *testing.T) {
-	ks := &KernelSpec{Dir: "/spec", Spec: kernel.Spec{
+	ks := &KernelSpec{Dir: "/spec", Spec: protocol.Spec{
 		Argv: []string{"/bin/k", "-f", "{connection_file}", "--res={resource_dir}/x"},
 		Env: map[string]string{
 			"PATH":  "/opt/bin:${PATH}",
@@ -111,7 +111,7 @@ func TestDataPath(t *testing.T) {
 }
 
 func TestConnectionFile(t *testing.T) {
-	ci, err := NewConnectionInfo()
+	ci, err := protocol.NewConnectionInfo()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestConnectionFile(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("connection file mode = %v (%v); want 0600", st.Mode().Perm(), err)
 	}
-	back, err := ReadConnectionFile(path)
+	back, err := protocol.ReadConnectionFile(path)
 	if err != nil || back != ci {
 		t.Errorf("ReadConnectionFile = %+v, %v; want %+v", back, err, ci)
 	}

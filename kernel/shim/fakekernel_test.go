@@ -15,7 +15,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
-	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // fakeKernel imitates GoNB v0.11.4 on the wire, deviations included, so
@@ -45,7 +45,7 @@ type fakeKernel struct {
 // runFakeKernel serves the connection file until shutdown and returns the
 // exit status.
 func runFakeKernel(connFile string) int {
-	ci, err := jupyter.ReadConnectionFile(connFile)
+	ci, err := protocol.ReadConnectionFile(connFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake kernel:", err)
 		return 2

@@ -8,7 +8,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
-	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // start launches the eight forwarding goroutines: Jupyter to kernel and
@@ -47,8 +47,8 @@ func (s *shim) loop(sock zmq4.Socket, handle func(frames [][]byte)) {
 
 // parseHeader decodes a header or parent_header frame; a malformed one
 // gives the zero header, which matches nothing.
-func parseHeader(b []byte) jupyter.Header {
-	var h jupyter.Header
+func parseHeader(b []byte) protocol.Header {
+	var h protocol.Header
 	json.Unmarshal(b, &h)
 	return h
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
-	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // protocolVersion is the protocol version GoNB v0.11.4 announces; the
@@ -38,8 +38,8 @@ func (s *shim) answerIsComplete(req wire.Parts) {
 }
 
 // header returns a fresh header of type msgType from the shim's session.
-func (s *shim) header(msgType string) jupyter.Header {
-	return jupyter.Header{
+func (s *shim) header(msgType string) protocol.Header {
+	return protocol.Header{
 		MsgID:    randomHex(16),
 		Session:  s.session,
 		Username: "dlbd",

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // connFile writes a fresh connection file and returns its path and content.
-func connFile(t *testing.T) (string, jupyter.ConnectionInfo) {
+func connFile(t *testing.T) (string, protocol.ConnectionInfo) {
 	t.Helper()
-	ci, err := jupyter.NewConnectionInfo()
+	ci, err := protocol.NewConnectionInfo()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestRunKernelExitsEarly(t *testing.T) {
 }
 
 func TestInnerConnection(t *testing.T) {
-	ci := jupyter.ConnectionInfo{SignatureScheme: "hmac-sha256", Key: "k", KernelName: "dlbd"}
+	ci := protocol.ConnectionInfo{SignatureScheme: "hmac-sha256", Key: "k", KernelName: "dlbd"}
 	in, err := innerConnection(ci, "/tmp/dlbd-kernel-1")
 	if err != nil || in.Transport != "ipc" || in.Endpoint(in.HBPort) != "ipc:///tmp/dlbd-kernel-1/k-5" || in.Key != "k" {
 		t.Errorf("innerConnection = %+v, %v; want ipc endpoints in the directory and the same key", in, err)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
-	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // Options configures [Run].
@@ -62,7 +62,7 @@ func Run(ctx context.Context, o Options) (int, error) {
 		out = os.Stderr
 	}
 	logger := log.New(out, "dlbd shim: ", log.LstdFlags|log.Lmsgprefix)
-	ci, err := jupyter.ReadConnectionFile(o.ConnectionFile)
+	ci, err := protocol.ReadConnectionFile(o.ConnectionFile)
 	if err != nil {
 		return 0, fmt.Errorf("shim: %w", err)
 	}
@@ -131,12 +131,12 @@ func Run(ctx context.Context, o Options) (int, error) {
 // innerConnection returns the connection GoNB gets: ci's key and scheme,
 // and IPC endpoints dir/k-1 … dir/k-5 (GoNB writes "ipc://<ip>-<port>"),
 // or fresh TCP ports on 127.0.0.1 when dir is too long for a socket path.
-func innerConnection(ci jupyter.ConnectionInfo, dir string) (jupyter.ConnectionInfo, error) {
-	inner := jupyter.ConnectionInfo{Transport: "ipc", IP: filepath.Join(dir, "k"),
+func innerConnection(ci protocol.ConnectionInfo, dir string) (protocol.ConnectionInfo, error) {
+	inner := protocol.ConnectionInfo{Transport: "ipc", IP: filepath.Join(dir, "k"),
 		ShellPort: 1, ControlPort: 2, StdinPort: 3, IOPubPort: 4, HBPort: 5}
 	if len(inner.IP)+len("-5") > maxIPCPath {
 		var err error
-		if inner, err = jupyter.NewConnectionInfo(); err != nil {
+		if inner, err = protocol.NewConnectionInfo(); err != nil {
 			return inner, fmt.Errorf("shim: %w", err)
 		}
 	}

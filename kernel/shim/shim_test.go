@@ -15,10 +15,10 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 
-	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // TestMain lets the test binary play two more roles, chosen by
@@ -52,7 +52,7 @@ func testSpec(t testing.TB, role string) *jupyter.KernelSpec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &jupyter.KernelSpec{Name: "shim-" + role, Spec: kernel.Spec{
+	return &jupyter.KernelSpec{Name: "shim-" + role, Spec: protocol.Spec{
 		Argv: []string{exe, "{connection_file}"}, InterruptMode: "message",
 		Env: map[string]string{"SHIM_TEST_ROLE": role},
 	}}
@@ -214,7 +214,7 @@ func TestHeartbeatFollowsKernel(t *testing.T) {
 func startShimProcess(t *testing.T, env ...string) (*exec.Cmd, int, string) {
 	t.Helper()
 	dir := t.TempDir()
-	ci, err := jupyter.NewConnectionInfo()
+	ci, err := protocol.NewConnectionInfo()
 	if err != nil {
 		t.Fatal(err)
 	}

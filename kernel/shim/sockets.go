@@ -7,9 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/protocol"
 	"github.com/go-zeromq/zmq4"
-
-	"github.com/dlbd/dlbd/kernel/jupyter"
 )
 
 // The five channels of a kernel connection, as indexes into a side.
@@ -65,7 +64,7 @@ func (sd *side) close() {
 }
 
 // endpoints returns the ZeroMQ address of each channel of ci.
-func endpoints(ci jupyter.ConnectionInfo) [numChannels]string {
+func endpoints(ci protocol.ConnectionInfo) [numChannels]string {
 	return [numChannels]string{
 		ci.Endpoint(ci.ShellPort), ci.Endpoint(ci.ControlPort), ci.Endpoint(ci.StdinPort),
 		ci.Endpoint(ci.IOPubPort), ci.Endpoint(ci.HBPort),
@@ -74,7 +73,7 @@ func endpoints(ci jupyter.ConnectionInfo) [numChannels]string {
 
 // bindJupyter creates the sockets a kernel offers Jupyter and binds them
 // where Jupyter's connection file says. On error nothing stays bound.
-func bindJupyter(ctx context.Context, ci jupyter.ConnectionInfo, logger *log.Logger) (*side, error) {
+func bindJupyter(ctx context.Context, ci protocol.ConnectionInfo, logger *log.Logger) (*side, error) {
 	opts := []zmq4.Option{zmq4.WithLogger(logger), zmq4.WithTimeout(sendTimeout)}
 	sd := &side{name: "jupyter"}
 	sd.socks = [numChannels]zmq4.Socket{
@@ -94,7 +93,7 @@ func bindJupyter(ctx context.Context, ci jupyter.ConnectionInfo, logger *log.Log
 // kernel listens, and returns when all are connected, when the kernel
 // exits (exited is closed) or when ctx ends. The three DEALER sockets share
 // the identity id. On error every socket is closed.
-func dialKernel(ctx context.Context, ci jupyter.ConnectionInfo, id string, exited <-chan struct{}, logger *log.Logger) (*side, error) {
+func dialKernel(ctx context.Context, ci protocol.ConnectionInfo, id string, exited <-chan struct{}, logger *log.Logger) (*side, error) {
 	// Closing dctx stops zmq4's retries, and with them the dialling goroutines.
 	dctx, cancel := context.WithCancel(ctx)
 	opts := []zmq4.Option{zmq4.WithLogger(logger), zmq4.WithTimeout(sendTimeout),

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 func runInstall(ctx context.Context, args []string) error {
@@ -24,11 +24,11 @@ func runInstall(ctx context.Context, args []string) error {
 		}
 		*repo = abs
 	}
-	o := kernel.InstallOptions{RepoDir: *repo, JupyterDir: *jdir, Env: env}
-	if err := kernel.Install(ctx, o); err != nil {
+	o := kernelspec.InstallOptions{RepoDir: *repo, JupyterDir: *jdir, Env: env}
+	if err := kernelspec.Install(ctx, o); err != nil {
 		return err
 	}
 	dir, _ := o.SpecDir()
-	fmt.Printf("installed kernelspec %q (%s) in %s\n", kernel.Name, kernel.DisplayName, dir)
+	fmt.Printf("installed kernelspec %q (%s) in %s\n", kernelspec.Name, kernelspec.DisplayName, dir)
 	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 	"github.com/dlbd/dlbd/kernel/shim"
 )
 
@@ -22,16 +22,16 @@ func runLaunch(_ context.Context, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
 	}
-	o := kernel.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)}
+	o := kernelspec.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)}
 	if *direct {
-		return kernel.LaunchDirect(o)
+		return kernelspec.LaunchDirect(o)
 	}
 	status, err := shim.Run(context.Background(), shim.Options{
 		ConnectionFile: o.ConnectionFile,
 		Command: func(connectionFile string) ([]string, []string, error) {
 			inner := o
 			inner.ConnectionFile = connectionFile
-			return kernel.Command(inner, os.Environ())
+			return kernelspec.Command(inner, os.Environ())
 		},
 	})
 	if err != nil {

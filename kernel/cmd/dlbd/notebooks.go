@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 	"github.com/dlbd/dlbd/kernel/nbexec"
 )
 
@@ -25,7 +25,7 @@ func runNotebooks(ctx context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("notebooks: name the notebooks to execute")
 	}
-	repo, err := kernel.FindRepo(".")
+	repo, err := kernelspec.FindRepo(".")
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func runNotebooks(ctx context.Context, args []string) error {
 		}
 	}
 	env := append(os.Environ(), "JUPYTER_PATH="+joinPath(filepath.Join(repo, ".jupyter"), os.Getenv("JUPYTER_PATH")))
-	o := nbexec.Options{Jupyter: *jupyter, KernelName: kernel.Name, OutDir: *out, CellTimeout: *timeout, Env: env}
+	o := nbexec.Options{Jupyter: *jupyter, KernelName: kernelspec.Name, OutDir: *out, CellTimeout: *timeout, Env: env}
 	passed, failed := 0, 0
 	for _, nb := range fs.Args() {
 		res, err := nbexec.Execute(ctx, nb, o)

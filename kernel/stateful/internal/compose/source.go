@@ -95,13 +95,13 @@ const reservedPrefix = "Dlbd_"
 // the cell's declarations and its body in a function, with the offsets of
 // the two cell regions.
 type layout struct {
-	src                    []byte
-	declStart, declEnd     int
-	bodyStart, bodyEnd     int
-	bodyLine               int
-	synthesizedBody        bool
-	headerImports          []importSpec
-	pkgName, cellFile      string
+	src                []byte
+	declStart, declEnd int
+	bodyStart, bodyEnd int
+	bodyLine           int
+	synthesizedBody    bool
+	headerImports      []importSpec
+	pkgName, cellFile  string
 }
 
 // importSpec is one import of the generated file.

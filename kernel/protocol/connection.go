@@ -1,4 +1,4 @@
-package jupyter
+package protocol
 
 import (
 	"crypto/rand"
@@ -55,14 +55,14 @@ func NewConnectionInfo() (ConnectionInfo, error) {
 	for i := range ports {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return ConnectionInfo{}, fmt.Errorf("jupyter: find a free port on 127.0.0.1: %w", err)
+			return ConnectionInfo{}, fmt.Errorf("protocol: find a free port on 127.0.0.1: %w", err)
 		}
 		listeners = append(listeners, l)
 		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
 	var key [32]byte
 	if _, err := rand.Read(key[:]); err != nil {
-		return ConnectionInfo{}, fmt.Errorf("jupyter: make a connection key: %w", err)
+		return ConnectionInfo{}, fmt.Errorf("protocol: make a connection key: %w", err)
 	}
 	return ConnectionInfo{
 		Transport:       "tcp",
@@ -92,10 +92,10 @@ func (ci ConnectionInfo) Endpoint(port int) string {
 func (ci ConnectionInfo) WriteFile(path string) error {
 	data, err := json.MarshalIndent(ci, "", "  ")
 	if err != nil {
-		return fmt.Errorf("jupyter: encode connection file: %w", err)
+		return fmt.Errorf("protocol: encode connection file: %w", err)
 	}
 	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("jupyter: write connection file: %w", err)
+		return fmt.Errorf("protocol: write connection file: %w", err)
 	}
 	return nil
 }
@@ -105,10 +105,10 @@ func ReadConnectionFile(path string) (ConnectionInfo, error) {
 	var ci ConnectionInfo
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return ci, fmt.Errorf("jupyter: read connection file: %w", err)
+		return ci, fmt.Errorf("protocol: read connection file: %w", err)
 	}
 	if err := json.Unmarshal(data, &ci); err != nil {
-		return ci, fmt.Errorf("jupyter: connection file %s is not valid JSON: %w", path, err)
+		return ci, fmt.Errorf("protocol: connection file %s is not valid JSON: %w", path, err)
 	}
 	return ci, nil
 }

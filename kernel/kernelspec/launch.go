@@ -1,4 +1,4 @@
-package kernel
+package kernelspec
 
 import (
 	"errors"
@@ -31,25 +31,25 @@ type LaunchOptions struct {
 // LaunchDirect run what it returns.
 func Command(o LaunchOptions, environ []string) (argv, env []string, err error) {
 	if !filepath.IsAbs(o.RepoDir) {
-		return nil, nil, fmt.Errorf("kernel: launch: repository path %q is not absolute", o.RepoDir)
+		return nil, nil, fmt.Errorf("kernelspec: launch: repository path %q is not absolute", o.RepoDir)
 	}
 	if o.ConnectionFile == "" {
-		return nil, nil, errors.New("kernel: launch: no connection file given (Jupyter passes it as {connection_file})")
+		return nil, nil, errors.New("kernelspec: launch: no connection file given (Jupyter passes it as {connection_file})")
 	}
 	gonb := filepath.Join(o.RepoDir, "bin", "gonb")
 	if _, err := os.Stat(gonb); err != nil {
-		return nil, nil, fmt.Errorf("kernel: launch: %s not found; build it with `make kernel`", gonb)
+		return nil, nil, fmt.Errorf("kernelspec: launch: %s not found; build it with `make kernel`", gonb)
 	}
 	path, _ := envlist.Parse(environ).Get("PATH")
 	goBin, err := lookPathIn("go", path)
 	if err != nil {
-		return nil, nil, errors.New("kernel: launch: the go command is not on PATH; install Go 1.26 or newer and restart Jupyter")
+		return nil, nil, errors.New("kernelspec: launch: the go command is not on PATH; install Go 1.26 or newer and restart Jupyter")
 	}
 	modCache := o.GoModCache
 	if modCache == "" {
 		out, err := exec.Command(goBin, "env", "GOMODCACHE").Output()
 		if err != nil {
-			return nil, nil, fmt.Errorf("kernel: launch: go env GOMODCACHE: %w", err)
+			return nil, nil, fmt.Errorf("kernelspec: launch: go env GOMODCACHE: %w", err)
 		}
 		modCache = strings.TrimSpace(string(out))
 	}
@@ -101,7 +101,7 @@ func LaunchDirect(o LaunchOptions) error {
 		return err
 	}
 	if err := syscall.Exec(argv[0], argv, env); err != nil {
-		return fmt.Errorf("kernel: launch %s: %w", argv[0], err)
+		return fmt.Errorf("kernelspec: launch %s: %w", argv[0], err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package kernel
+package kernelspec
 
 import (
 	"bufio"
@@ -16,14 +16,14 @@ const ModulePath = "github.com/dlbd/dlbd"
 func FindRepo(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("kernel: find repository from %s: %w", dir, err)
+		return "", fmt.Errorf("kernelspec: find repository from %s: %w", dir, err)
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if modulePathOf(filepath.Join(d, "go.mod")) == ModulePath {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("kernel: no go.mod with module %s above %s; run this from the dlbd checkout", ModulePath, abs)
+			return "", fmt.Errorf("kernelspec: no go.mod with module %s above %s; run this from the dlbd checkout", ModulePath, abs)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package kernel
+package kernelspec
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/dlbd/dlbd/internal/atomicfile"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // Name is the kernelspec name of the dlbd kernel; notebooks name it in their metadata.
@@ -17,27 +18,6 @@ const Name = "dlbd"
 
 // DisplayName is the name Jupyter shows in its kernel picker.
 const DisplayName = "Go (Deep Learning y Big Data)"
-
-// Spec is the content of a kernel.json file, as described in
-// https://jupyter-client.readthedocs.io/en/latest/kernels.html#kernelspecs.
-// Package kernel/jupyter reads the same struct back, embedded in its KernelSpec.
-type Spec struct {
-	// Argv is the command line; Jupyter substitutes "{connection_file}"
-	// and "{resource_dir}".
-	Argv []string `json:"argv"`
-	// DisplayName is what front-ends show, like "Go (Deep Learning y Big Data)".
-	DisplayName string `json:"display_name"`
-	// Language is the cells' language, like "go".
-	Language string `json:"language"`
-	// InterruptMode is "signal" (SIGINT to the kernel, the default when
-	// empty) or "message" (interrupt_request on the control channel).
-	InterruptMode string `json:"interrupt_mode,omitempty"`
-	// Env is merged into the kernel's environment, overriding inherited
-	// values; "${NAME}" in a value expands to the inherited NAME.
-	Env map[string]string `json:"env,omitempty"`
-	// Metadata is free-form.
-	Metadata map[string]any `json:"metadata,omitempty"`
-}
 
 // InstallOptions configures Install. The zero value installs the kernelspec of the
 // checkout that contains the working directory into <repo>/.jupyter.
@@ -69,17 +49,17 @@ func Install(ctx context.Context, o InstallOptions) error {
 		p := filepath.Join(repo, "bin", tool)
 		st, err := os.Stat(p)
 		if err != nil || st.Mode()&0o111 == 0 {
-			return fmt.Errorf("kernel: install: %s is missing or not executable; build the tools with `make kernel`", p)
+			return fmt.Errorf("kernelspec: install: %s is missing or not executable; build the tools with `make kernel`", p)
 		}
 	}
 	spec := NewSpec(repo, o.Env)
 	data, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
-		return fmt.Errorf("kernel: install: encode kernel.json: %w", err)
+		return fmt.Errorf("kernelspec: install: encode kernel.json: %w", err)
 	}
 	dir := filepath.Join(jdir, "kernels", Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("kernel: install: %w", err)
+		return fmt.Errorf("kernelspec: install: %w", err)
 	}
 	return atomicfile.WriteFile(filepath.Join(dir, "kernel.json"), append(data, '\n'), 0o644)
 }
@@ -98,7 +78,7 @@ func (o InstallOptions) dirs() (repo, jupyterDir string, err error) {
 		}
 	}
 	if !filepath.IsAbs(repo) {
-		return "", "", errors.New("kernel: install: RepoDir must be absolute (Jupyter starts kernels from other directories)")
+		return "", "", errors.New("kernelspec: install: RepoDir must be absolute (Jupyter starts kernels from other directories)")
 	}
 	jupyterDir = o.JupyterDir
 	if jupyterDir == "" {
@@ -110,7 +90,7 @@ func (o InstallOptions) dirs() (repo, jupyterDir string, err error) {
 // NewSpec returns the kernelspec for the checkout at repo (an absolute path): it runs
 // `<repo>/bin/dlbd launch`, uses message-based interrupts (GoNB handles
 // interrupt_request), and passes extraEnv plus DLBD_REPO to the kernel.
-func NewSpec(repo string, extraEnv map[string]string) Spec {
+func NewSpec(repo string, extraEnv map[string]string) protocol.Spec {
 	env := map[string]string{"DLBD_REPO": repo}
 	keys := make([]string, 0, len(extraEnv))
 	for k := range extraEnv {
@@ -120,7 +100,7 @@ func NewSpec(repo string, extraEnv map[string]string) Spec {
 	for _, k := range keys {
 		env[k] = extraEnv[k]
 	}
-	return Spec{
+	return protocol.Spec{
 		Argv:          []string{filepath.Join(repo, "bin", "dlbd"), "launch", "--repo", repo, "{connection_file}"},
 		DisplayName:   DisplayName,
 		Language:      "go",

@@ -1,4 +1,4 @@
-package kernel
+package kernelspec
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 func fakeRepo(t *testing.T, tools ...string) string {
@@ -37,7 +39,7 @@ func TestInstallWritesKernelspec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Spec
+	var s protocol.Spec
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatalf("kernel.json is not valid JSON: %v", err)
 	}
@@ -84,7 +86,7 @@ func TestFindRepo(t *testing.T) {
 }
 
 func TestGonbVersionMatchesGoMod(t *testing.T) {
-	data, err := os.ReadFile("../go.mod")
+	data, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
