@@ -11,11 +11,11 @@ package dl
 //
 // Ops never touch device memory directly.  They check shapes, dtypes and
 // devices, allocate outputs with newTensor (the caching allocator in
-// memory.go calls malloc only on a cache miss), and call kernels on views.
+// device_memory.go calls malloc only on a cache miss), and call kernels on views.
 // Kernels receive Float32 or Float64 views only, except fill, cast and
 // permute, and gemm, whose A and B may be Float16/BFloat16 with a Float32
 // C: other ops decode Float16/BFloat16 to float32 before computing and
-// encode the result (float32 accumulation, see half_compute.go).  Every
+// encode the result (float32 accumulation, see ops_half.go).  Every
 // view is a contiguous row-major range of one storage.
 
 // buffer is one allocation of device memory: host memory (host != nil)
