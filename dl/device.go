@@ -71,21 +71,14 @@ func (d Device) String() string {
 // Sim), so that Float32Data and Float64Data can view it without a copy.
 func (d Device) IsHost() bool { return d.kind == CPUKind || d.kind == SimKind }
 
-// DeviceCount returns how many devices of a kind exist: 1 for CPUKind, the
-// number of simulated devices for SimKind (8 unless ConfigureSim
-// configured a higher index), and the number of GPUs the CUDA backend
-// finds for CUDAKind (0 without a driver or GPU), like
-// torch.cuda.device_count.
+// DeviceCount returns how many devices of a kind exist, as the kind's
+// backend counts them: 1 for CPUKind, the number of simulated devices for
+// SimKind (8 unless ConfigureSim configured a higher index), and the
+// number of GPUs the CUDA backend finds for CUDAKind (0 without a driver
+// or GPU), like torch.cuda.device_count.  A kind no backend serves has 0.
 func DeviceCount(kind DeviceKind) int {
-	switch kind {
-	case CPUKind:
-		return 1
-	case SimKind:
-		return simCount()
-	case CUDAKind:
-		if cudaBackend != nil {
-			return cudaBackend.deviceCount()
-		}
+	if be := backends[kind].mem; be != nil {
+		return be.deviceCount()
 	}
 	return 0
 }

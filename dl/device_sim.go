@@ -37,6 +37,20 @@ func simCount() int {
 	return simDevices
 }
 
+// simBackend serves Sim devices: host memory and the host's kernels (a
+// Sim device is a CPU with its own accounting), but its own device count.
+type simBackend struct{ hostBackend }
+
+var (
+	_ kernels      = simBackend{}
+	_ indexKernels = simBackend{}
+)
+
+func init() { registerBackend(SimKind, simBackend{}) }
+
+// deviceCount is the number of Sim devices: 8, or more after ConfigureSim.
+func (simBackend) deviceCount() int { return simCount() }
+
 // ConfigureSim sets the capacity and hardware profile of Sim(i), adding
 // simulated devices up to i if needed.  It returns an error if the profile
 // is not in the facts dataset.  Tensors already allocated stay; the

@@ -80,8 +80,13 @@
 // free, copy) under the caching allocator, a kernel part (fill, cast,
 // unary, binary with broadcasting, scalar, reduce, permute, gemm) on
 // contiguous views, and optional index kernels (indexSelect, indexAdd,
-// where) for embeddings, cross-entropy and masks.  The host backend serves CPU and Sim; the CUDA backend
-// plugs in from dl/cuda_*.go by setting cudaBackend.  MatMul on the host
-// uses the GEMM kernels of dl/internal/kernels (naive, blocked, gonum,
-// SIMD assembly; see MatMulKernel).
+// where) for embeddings, cross-entropy and masks.  Each backend registers
+// itself for its DeviceKind from an init function, and every dispatch
+// (DeviceCount, allocation, copies, kernels) goes through that table: the
+// host backend (host_*.go) serves CPU, Sim devices use its memory and
+// kernels (device_sim.go), and the CUDA backend (cuda_*.go) serves CUDA.
+// The file names say the role: tensor_* (the Tensor value), device_*,
+// ops_*, autograd_*, autocast_*, fused_*, backend*, host_* and cuda_*.
+// MatMul on the host uses the GEMM kernels of dl/internal/kernels (naive,
+// blocked, gonum, SIMD assembly; see MatMulKernel).
 package dl

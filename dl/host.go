@@ -6,8 +6,9 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
 )
 
-// hostBackend serves CPU and Sim devices: memory is Go memory, kernels are
-// loops over slices (and the assembly GEMM of dl/internal/kernels).
+// hostBackend serves the CPU (and, through simBackend, Sim devices):
+// memory is Go memory, kernels are loops over slices (and the assembly
+// GEMM of dl/internal/kernels).
 type hostBackend struct{}
 
 var host = hostBackend{}
@@ -18,7 +19,10 @@ var (
 	_ indexKernels  = host
 )
 
-func (hostBackend) deviceCount() int { return simCount() } // CPU's count is answered by DeviceCount
+func init() { registerBackend(CPUKind, host) }
+
+// deviceCount is 1: there is one CPU device, whatever its cores.
+func (hostBackend) deviceCount() int { return 1 }
 
 // malloc returns fresh, zeroed Go memory, 8-byte aligned.  Touching it the
 // first time costs page faults, which is why the allocator caches blocks.
