@@ -41,8 +41,9 @@ func (hostBackend) copy(_ Device, dst buffer, dstOff int, _ Device, src buffer, 
 func (h hostBackend) cast(dst, src view) {
 	from, to := src.st.dtype, dst.st.dtype
 	switch {
-	case from == to:
-		copyView(dst, src)
+	case from == to: // a plain copy, in host memory: no need to dispatch
+		sz := dst.st.dtype.Size()
+		h.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
 	case from == Float32 && to == Float64:
 		convert(dst.f64(), src.f32())
 	case from == Float64 && to == Float32:
