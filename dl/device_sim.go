@@ -3,8 +3,6 @@ package dl
 import (
 	"fmt"
 	"sync"
-
-	"github.com/dlbd/dlbd/facts"
 )
 
 // SimConfig configures a simulated device.  The zero value is an
@@ -14,10 +12,11 @@ type SimConfig struct {
 	// with *OutOfMemoryError.  0 means unlimited (host memory is the only
 	// limit).  A Profile does not set it: pass e.g. 80<<30 explicitly.
 	Capacity int64
-	// Profile names a row of the facts dataset (facts.AcceleratorByName,
-	// e.g. "H100 SXM"): the hardware the device stands for.  Estimates
-	// (dl/plan, notebooks) read it with SimProfile; dl never uses it to
-	// fake a measurement.  "" means no profile.
+	// Profile names the hardware the device stands for, e.g. "H100 SXM":
+	// a row of the facts dataset, looked up by plan.SimAccelerator for
+	// estimates.  dl stores only the name (see SimProfileName) and
+	// computes nothing from it: no measurement is faked from a profile.
+	// "" means no profile.
 	Profile string
 }
 
@@ -28,7 +27,7 @@ const defaultSimCount = 8
 var (
 	simMu       sync.RWMutex
 	simDevices  = defaultSimCount
-	simProfiles = map[int]facts.Accelerator{}
+	simProfiles = map[int]string{}
 )
 
 func simCount() int {
@@ -51,10 +50,11 @@ func init() { registerBackend(SimKind, simBackend{}) }
 // deviceCount is the number of Sim devices: 8, or more after ConfigureSim.
 func (simBackend) deviceCount() int { return simCount() }
 
-// ConfigureSim sets the capacity and hardware profile of Sim(i), adding
-// simulated devices up to i if needed.  It returns an error if the profile
-// is not in the facts dataset.  Tensors already allocated stay; the
-// capacity applies to later allocations.
+// ConfigureSim sets the capacity and hardware profile name of Sim(i),
+// adding simulated devices up to i if needed.  It returns an error for a
+// negative index or capacity; the profile name is checked against the
+// facts where it is looked up (plan.SimAccelerator).  Tensors already
+// allocated stay; the capacity applies to later allocations.
 func ConfigureSim(i int, cfg SimConfig) error {
 	if i < 0 {
 		return fmt.Errorf("dl: ConfigureSim: negative device index %d", i)
@@ -62,17 +62,10 @@ func ConfigureSim(i int, cfg SimConfig) error {
 	if cfg.Capacity < 0 {
 		return fmt.Errorf("dl: ConfigureSim: negative capacity %d for sim:%d", cfg.Capacity, i)
 	}
-	var prof facts.Accelerator
-	if cfg.Profile != "" {
-		var err error
-		if prof, err = facts.AcceleratorByName(cfg.Profile); err != nil {
-			return fmt.Errorf("dl: ConfigureSim: profile of sim:%d: %w", i, err)
-		}
-	}
 	simMu.Lock()
 	simDevices = max(simDevices, i+1)
 	if cfg.Profile != "" {
-		simProfiles[i] = prof
+		simProfiles[i] = cfg.Profile
 	} else {
 		delete(simProfiles, i)
 	}
@@ -84,11 +77,11 @@ func ConfigureSim(i int, cfg SimConfig) error {
 	return nil
 }
 
-// SimProfile returns the hardware profile of a simulated device and
-// whether it has one.
-func SimProfile(dev Device) (facts.Accelerator, bool) {
+// SimProfileName returns the hardware profile name that ConfigureSim gave
+// a simulated device, and whether it has one (false for other kinds).
+func SimProfileName(dev Device) (string, bool) {
 	if dev.kind != SimKind {
-		return facts.Accelerator{}, false
+		return "", false
 	}
 	simMu.RLock()
 	defer simMu.RUnlock()
