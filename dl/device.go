@@ -33,8 +33,8 @@ func (k DeviceKind) String() string {
 // torch.device.  It is a small comparable value; the zero value is CPU.
 //
 // A Sim device is host memory with its own memory accounting, an optional
-// capacity and a hardware profile (see ConfigureSim): it lets one machine
-// show what happens on several accelerators without faking any
+// capacity and a hardware profile name (see ConfigureSim): it lets one
+// machine show what happens on several accelerators without faking any
 // measurement.  Arithmetic on Sim runs on the CPU.
 //
 // Course: "Devices en TensorFlow y PyTorch".

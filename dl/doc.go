@@ -48,8 +48,9 @@
 // bytes it copies.  An op on tensors of two devices panics with a
 // *DeviceError naming both and the fix (.To(dev)).  Sim devices are host
 // memory with their own accounting, an optional capacity (exceeding it is
-// an out-of-memory error worded like CUDA's) and a hardware profile from
-// the facts dataset, used only by estimates.
+// an out-of-memory error worded like CUDA's) and the name of a hardware
+// profile, which dl only stores: dl/plan looks it up in the facts dataset
+// for estimates.
 //
 // Memory and release.  Every device has a caching allocator, like
 // PyTorch's: released memory is kept by size class and reused, because
