@@ -3,8 +3,9 @@ package dl
 // The autocast policy: which ops compute in the autocast dtype, which in
 // float32, and which promote mixed inputs, following PyTorch's autocast op
 // lists (https://pytorch.org/docs/stable/amp.html#autocast-op-reference).
-// The hooks are one line at the top of each op (matmul.go, linear.go,
-// softmax.go, layernorm.go, reduce.go, activation.go, loss.go, arith.go),
+// The hooks are one line at the top of each op (ops_matmul.go,
+// ops_linear.go, ops_softmax.go, ops_layernorm.go, ops_reduce.go,
+// ops_activation.go, ops_loss.go, ops_arith.go),
 // behind an atomic check, so ops outside every autocast scope pay one load.
 //
 // Course: "Prácticas de eficiencia computacional" (mixed precision).

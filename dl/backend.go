@@ -1,21 +1,27 @@
 package dl
 
+import "fmt"
+
 // This file is the seam between dl's ops and the code that owns device
 // memory and runs kernels on it.
 //
-// A backend serves one DeviceKind.  hostBackend serves CPU and Sim (Go
-// memory; Go and assembly kernels).  The CUDA backend (dl/cuda_*.go) sets
-// cudaBackend from an init function: its memory methods are what the
-// caching allocator and To need; once it also implements kernels, ops run
-// on CUDA devices, and until then they panic with a *DeviceError.
+// A backend serves one DeviceKind, and registers itself for it from an
+// init function in its own file (registerBackend): hostBackend (host.go)
+// serves CPU, simBackend (device_sim.go) serves Sim with the host's memory
+// and kernels, and the CUDA backend (cuda_backend.go) serves CUDA.  Every
+// lookup below goes through that table, so adding a backend is one new
+// file: its memory methods are what the caching allocator and To need;
+// once it also implements kernels, ops run on its devices, and until then
+// they panic with a *DeviceError.
 //
 // Ops never touch device memory directly.  They check shapes, dtypes and
 // devices, allocate outputs with newTensor (the caching allocator in
-// memory.go calls malloc only on a cache miss), and call kernels on views.
+// device_memory.go calls malloc only on a cache miss), and call kernels
+// on views.
 // Kernels receive Float32 or Float64 views only, except fill, cast and
 // permute, and gemm, whose A and B may be Float16/BFloat16 with a Float32
 // C: other ops decode Float16/BFloat16 to float32 before computing and
-// encode the result (float32 accumulation, see half_compute.go).  Every
+// encode the result (float32 accumulation, see ops_half.go).  Every
 // view is a contiguous row-major range of one storage.
 
 // buffer is one allocation of device memory: host memory (host != nil)
@@ -27,7 +33,7 @@ type buffer struct {
 
 // memoryBackend allocates and copies device memory.
 type memoryBackend interface {
-	// deviceCount returns the number of devices of this kind.
+	// deviceCount returns the number of devices of the backend's kind.
 	deviceCount() int
 	// malloc returns nbytes of fresh memory on dev, or an error if the
 	// device has none left (wrapping the driver's out-of-memory error).
@@ -89,29 +95,45 @@ type view struct {
 	n   int
 }
 
-// cudaBackend is the CUDA backend, set by dl/cuda_backend.go's init; nil
-// in builds without it.
-var cudaBackend memoryBackend
-
-// memoryBackendOf returns the memory backend of dev's kind.
-func memoryBackendOf(dev Device) memoryBackend {
-	if dev.IsHost() {
-		return host
-	}
-	return cudaBackend
+// backend is one entry of the table: a registered memory backend and, if
+// it computes ops, its kernels (found once, at registration).
+type backend struct {
+	mem memoryBackend
+	k   kernels      // nil: ops on these devices panic with a *DeviceError
+	ik  indexKernels // nil: index-based ops panic with a *DeviceError
 }
 
-// kernelsOf returns the kernels for dev, panicking with a *DeviceError
-// naming op if dev does not exist or has no kernels.
-func kernelsOf(op string, dev Device) kernels {
-	if dev.IsHost() {
-		return host
+// backends is the table of backends by the kind they serve, filled by
+// registerBackend from init functions (so before any op runs) and only
+// read afterwards, which is why reading it needs no lock.  Like GoMLX's
+// backends.Register.
+var backends = map[DeviceKind]backend{}
+
+// registerBackend makes be serve the devices of kind.  Call it from an
+// init function, once per kind; a backend that also implements kernels
+// (and indexKernels) computes ops on those devices.
+func registerBackend(kind DeviceKind, be memoryBackend) {
+	if _, dup := backends[kind]; dup {
+		panic(fmt.Errorf("dl: a second backend registered for %v devices", kind))
 	}
-	dev.check(op)
-	if k, ok := cudaBackend.(kernels); ok {
+	b := backend{mem: be}
+	b.k, _ = be.(kernels)
+	b.ik, _ = be.(indexKernels)
+	backends[kind] = b
+}
+
+// memoryBackendOf returns the memory backend of dev's kind, or nil if no
+// backend serves it (newTensor's device check comes first).
+func memoryBackendOf(dev Device) memoryBackend { return backends[dev.kind].mem }
+
+// kernelsOf returns the kernels for dev, panicking with a *DeviceError
+// naming op if dev does not exist or its backend has no kernels.
+func kernelsOf(op string, dev Device) kernels {
+	if k := backends[dev.kind].k; k != nil {
 		return k
 	}
-	panic(&DeviceError{Op: op, Devices: []Device{dev}, Reason: "the CUDA backend does not compute this op yet",
+	dev.check(op)
+	panic(&DeviceError{Op: op, Devices: []Device{dev}, Reason: "the " + dev.kind.String() + " backend does not compute this op yet",
 		Fix: "move the tensors to the CPU with .To(dl.CPU)"})
 }
 
@@ -120,20 +142,23 @@ func (t *Tensor) k(op string) kernels { return kernelsOf(op, t.dev) }
 
 // ik returns the index kernels of t's device.
 func (t *Tensor) ik(op string) indexKernels {
-	if k, ok := t.k(op).(indexKernels); ok {
-		return k
+	if ik := backends[t.dev.kind].ik; ik != nil {
+		return ik
 	}
+	t.k(op) // a backend without any kernels says so first
 	panic(&DeviceError{Op: op, Devices: []Device{t.dev}, Reason: "the backend of " + t.dev.String() + " does not compute this op yet",
 		Fix: "move the tensors to the CPU with .To(dl.CPU)"})
 }
 
 // copyView copies src's elements into dst (same dtype and length, same
-// device kind or host).
+// device kind or host).  A copy that involves a device's own memory is
+// that device's backend's (host code cannot reach it), so the source's
+// backend copies unless the source is in host memory.
 func copyView(dst, src view) {
 	sz := dst.st.dtype.Size()
 	be := memoryBackendOf(dst.st.dev)
 	if !src.st.dev.IsHost() {
-		be = cudaBackend
+		be = memoryBackendOf(src.st.dev)
 	}
 	be.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
 }

@@ -31,7 +31,7 @@ type cudaMem struct {
 // theCUDA is the CUDA backend; ops reach its kernels through it.
 var theCUDA = &cudaMem{ctxs: map[int]*cuda.Context{}, fns: map[string]cuda.Function{}}
 
-func init() { cudaBackend = theCUDA }
+func init() { registerBackend(CUDAKind, theCUDA) }
 
 // deviceCount asks the driver once per call (the driver caches it). A
 // missing driver or GPU counts as 0 devices.

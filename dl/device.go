@@ -33,8 +33,8 @@ func (k DeviceKind) String() string {
 // torch.device.  It is a small comparable value; the zero value is CPU.
 //
 // A Sim device is host memory with its own memory accounting, an optional
-// capacity and a hardware profile (see ConfigureSim): it lets one machine
-// show what happens on several accelerators without faking any
+// capacity and a hardware profile name (see ConfigureSim): it lets one
+// machine show what happens on several accelerators without faking any
 // measurement.  Arithmetic on Sim runs on the CPU.
 //
 // Course: "Devices en TensorFlow y PyTorch".
@@ -71,21 +71,14 @@ func (d Device) String() string {
 // Sim), so that Float32Data and Float64Data can view it without a copy.
 func (d Device) IsHost() bool { return d.kind == CPUKind || d.kind == SimKind }
 
-// DeviceCount returns how many devices of a kind exist: 1 for CPUKind, the
-// number of simulated devices for SimKind (8 unless ConfigureSim
-// configured a higher index), and the number of GPUs the CUDA backend
-// finds for CUDAKind (0 without a driver or GPU), like
-// torch.cuda.device_count.
+// DeviceCount returns how many devices of a kind exist, as the kind's
+// backend counts them: 1 for CPUKind, the number of simulated devices for
+// SimKind (8 unless ConfigureSim configured a higher index), and the
+// number of GPUs the CUDA backend finds for CUDAKind (0 without a driver
+// or GPU), like torch.cuda.device_count.  A kind no backend serves has 0.
 func DeviceCount(kind DeviceKind) int {
-	switch kind {
-	case CPUKind:
-		return 1
-	case SimKind:
-		return simCount()
-	case CUDAKind:
-		if cudaBackend != nil {
-			return cudaBackend.deviceCount()
-		}
+	if be := backends[kind].mem; be != nil {
+		return be.deviceCount()
 	}
 	return 0
 }

@@ -48,8 +48,9 @@
 // bytes it copies.  An op on tensors of two devices panics with a
 // *DeviceError naming both and the fix (.To(dev)).  Sim devices are host
 // memory with their own accounting, an optional capacity (exceeding it is
-// an out-of-memory error worded like CUDA's) and a hardware profile from
-// the facts dataset, used only by estimates.
+// an out-of-memory error worded like CUDA's) and the name of a hardware
+// profile, which dl only stores: dl/plan looks it up in the facts dataset
+// for estimates.
 //
 // Memory and release.  Every device has a caching allocator, like
 // PyTorch's: released memory is kept by size class and reused, because
@@ -80,8 +81,13 @@
 // free, copy) under the caching allocator, a kernel part (fill, cast,
 // unary, binary with broadcasting, scalar, reduce, permute, gemm) on
 // contiguous views, and optional index kernels (indexSelect, indexAdd,
-// where) for embeddings, cross-entropy and masks.  The host backend serves CPU and Sim; the CUDA backend
-// plugs in from dl/cuda_*.go by setting cudaBackend.  MatMul on the host
-// uses the GEMM kernels of dl/internal/kernels (naive, blocked, gonum,
-// SIMD assembly; see MatMulKernel).
+// where) for embeddings, cross-entropy and masks.  Each backend registers
+// itself for its DeviceKind from an init function, and every dispatch
+// (DeviceCount, allocation, copies, kernels) goes through that table: the
+// host backend (host_*.go) serves CPU, Sim devices use its memory and
+// kernels (device_sim.go), and the CUDA backend (cuda_*.go) serves CUDA.
+// The file names say the role: tensor_* (the Tensor value), device_*,
+// ops_*, autograd_*, autocast_*, fused_*, backend*, host_* and cuda_*.
+// MatMul on the host uses the GEMM kernels of dl/internal/kernels (naive,
+// blocked, gonum, SIMD assembly; see MatMulKernel).
 package dl

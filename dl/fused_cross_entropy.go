@@ -6,7 +6,7 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
-// The fused softmax-cross-entropy kernel.  The unfused path (loss.go)
+// The fused softmax-cross-entropy kernel.  The unfused path (ops_loss.go)
 // materialises the [N, C] log-softmax in five passes (max, subtract, exp,
 // sum, subtract the log) and keeps it for backward, which builds another
 // [N, C] softmax from it.  The fused kernel reads each row of logits once

@@ -6,8 +6,9 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
 )
 
-// hostBackend serves CPU and Sim devices: memory is Go memory, kernels are
-// loops over slices (and the assembly GEMM of dl/internal/kernels).
+// hostBackend serves the CPU (and, through simBackend, Sim devices):
+// memory is Go memory, kernels are loops over slices (and the assembly
+// GEMM of dl/internal/kernels).
 type hostBackend struct{}
 
 var host = hostBackend{}
@@ -18,7 +19,10 @@ var (
 	_ indexKernels  = host
 )
 
-func (hostBackend) deviceCount() int { return simCount() } // CPU's count is answered by DeviceCount
+func init() { registerBackend(CPUKind, host) }
+
+// deviceCount is 1: there is one CPU device, whatever its cores.
+func (hostBackend) deviceCount() int { return 1 }
 
 // malloc returns fresh, zeroed Go memory, 8-byte aligned.  Touching it the
 // first time costs page faults, which is why the allocator caches blocks.
@@ -37,8 +41,9 @@ func (hostBackend) copy(_ Device, dst buffer, dstOff int, _ Device, src buffer, 
 func (h hostBackend) cast(dst, src view) {
 	from, to := src.st.dtype, dst.st.dtype
 	switch {
-	case from == to:
-		copyView(dst, src)
+	case from == to: // a plain copy, in host memory: no need to dispatch
+		sz := dst.st.dtype.Size()
+		h.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
 	case from == Float32 && to == Float64:
 		convert(dst.f64(), src.f32())
 	case from == Float64 && to == Float32:

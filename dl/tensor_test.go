@@ -102,8 +102,8 @@ func TestSimOutOfMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = dl.ConfigureSim(5, dl.SimConfig{}) }()
-	if p, ok := dl.SimProfile(dev); !ok || p.Name != "H100" {
-		t.Errorf("SimProfile(sim:5) = %q, %v; want H100", p.Name, ok)
+	if p, ok := dl.SimProfileName(dev); !ok || p != "H100 SXM" {
+		t.Errorf("SimProfileName(sim:5) = %q, %v; want \"H100 SXM\", true", p, ok)
 	}
 	big := dl.Options{Device: dev}.Zeros(245, 1<<20) // 980 MiB
 	defer big.Release()
@@ -112,8 +112,14 @@ func TestSimOutOfMemory(t *testing.T) {
 	if !errors.Is(err, dl.ErrOutOfMemory) || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("allocation beyond capacity: %v; want prefix %q", err, want)
 	}
-	if err := dl.ConfigureSim(5, dl.SimConfig{Profile: "no such chip"}); err == nil {
-		t.Error("ConfigureSim with an unknown profile succeeded")
+	if err := dl.ConfigureSim(5, dl.SimConfig{Capacity: -1}); err == nil {
+		t.Error("ConfigureSim with a negative capacity succeeded")
+	}
+	if err := dl.ConfigureSim(5, dl.SimConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := dl.SimProfileName(dev); ok {
+		t.Errorf("SimProfileName(sim:5) after ConfigureSim without a profile = %q, true; want false", p)
 	}
 }
 

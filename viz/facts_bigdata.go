@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dlbd/dlbd/facts"
@@ -52,7 +53,7 @@ func BigDataTimeline(o ...TimelineOptions) *Figure {
 	}
 	lanes := append([]string(nil), laneOrder...)
 	for lane := range byLane {
-		if !contains(lanes, lane) {
+		if !slices.Contains(lanes, lane) {
 			lanes = append(lanes, lane)
 		}
 	}
@@ -83,15 +84,6 @@ func era(name string, from, to float64, color string) []map[string]any {
 		{"name": name, "xAxis": from, "itemStyle": map[string]any{"color": color, "opacity": 0.6}, "label": map[string]any{"color": "#555"}},
 		{"xAxis": to},
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // VCase is one use case of the V's chart: how strongly each V applies

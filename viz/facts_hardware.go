@@ -2,6 +2,7 @@ package viz
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dlbd/dlbd/facts"
@@ -116,7 +117,7 @@ func Interconnects(o ...InterconnectOptions) *Figure {
 		if opt.Bidirectional {
 			v = ic.GBsBidirectional
 		}
-		if !contains(families, ic.Family) || strings.Contains(ic.Generation, "Switch") || ic.Year == 0 || !finite(v, true) {
+		if !slices.Contains(families, ic.Family) || strings.Contains(ic.Generation, "Switch") || ic.Year == 0 || !finite(v, true) {
 			continue
 		}
 		rows = append(rows, ic)

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,7 +15,7 @@ func DataSourceEntities() []string {
 	var out []string
 	for _, f := range facts.DataSources() {
 		name := entityKey(f.Entity)
-		if !contains(out, name) {
+		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,7 +111,7 @@ func StorageCost(o ...StorageCostOptions) *Figure {
 	groups := map[key][]item{}
 	var rows []facts.StoragePrice
 	for _, p := range facts.StorageCost() {
-		if (!p.Real() && !opt.Nominal) || (len(opt.Media) > 0 && !contains(opt.Media, p.Medium)) {
+		if (!p.Real() && !opt.Nominal) || (len(opt.Media) > 0 && !slices.Contains(opt.Media, p.Medium)) {
 			continue
 		}
 		rows = append(rows, p)

@@ -3,6 +3,7 @@ package viz
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/dlbd/dlbd/facts"
@@ -29,7 +30,7 @@ func AddSources[T facts.Cited](f *Figure, rows []T) {
 			if f.Sources[i].Source == r.Source {
 				f.Sources[i].Rows += r.Rows
 				for _, st := range r.Statuses {
-					if !containsStatus(f.Sources[i].Statuses, st) {
+					if !slices.Contains(f.Sources[i].Statuses, st) {
 						f.Sources[i].Statuses = append(f.Sources[i].Statuses, st)
 					}
 				}
@@ -42,19 +43,10 @@ func AddSources[T facts.Cited](f *Figure, rows []T) {
 	}
 }
 
-func containsStatus(list []facts.Status, s facts.Status) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // HasUnverified reports whether any source of the figure has unverified rows.
 func (f *Figure) HasUnverified() bool {
 	for _, s := range f.Sources {
-		if containsStatus(s.Statuses, facts.Unverified) {
+		if slices.Contains(s.Statuses, facts.Unverified) {
 			return true
 		}
 	}

@@ -24,7 +24,9 @@
 // Autocast panics with a *dl.DTypeError for a dtype that is not half.
 // GradScaler methods called out of order (Unscale twice before Update,
 // Step twice, Update before Step) panic with a *StateError (errors.Is
-// ErrState) naming the right order: the calling code is wrong.
+// ErrState) naming the right order, and NewGradScaler with a factor out
+// of range panics with a *ConfigError (errors.Is ErrConfig): the calling
+// code is wrong.
 //
 // # Concepts
 //

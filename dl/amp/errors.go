@@ -1,6 +1,9 @@
 package amp
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrState is what every *StateError unwraps to.
 var ErrState = errors.New("amp: grad scaler used out of order")
@@ -22,3 +25,23 @@ func (e *StateError) Error() string { return "amp: " + e.Op + ": " + e.Reason + 
 
 // Unwrap returns ErrState.
 func (e *StateError) Unwrap() error { return ErrState }
+
+// ErrConfig is what every *ConfigError unwraps to.
+var ErrConfig = errors.New("amp: grad scaler factor out of range")
+
+// ConfigError reports a GradScalerConfig field out of range, as
+// torch.amp.GradScaler asserts ("The growth factor must be > 1.0.").
+// NewGradScaler panics with it: the calling code is wrong.
+type ConfigError struct {
+	Field string  // "InitScale", "GrowthFactor", "BackoffFactor" or "GrowthInterval"
+	Value float64 // the value given
+	Want  string  // the valid range, e.g. "> 1"
+}
+
+// Error returns "amp: NewGradScaler: Field = value; want range".
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("amp: NewGradScaler: %s = %v; want %s", e.Field, e.Value, e.Want)
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }

@@ -54,8 +54,8 @@ type GradScaler struct {
 }
 
 // NewGradScaler returns a scaler for the gradients of params.  It panics
-// if a factor is out of range (growth ≤ 1, backoff outside (0, 1),
-// negative interval or scale), as torch asserts.
+// with a *ConfigError if a factor is out of range (growth ≤ 1, backoff
+// outside (0, 1), negative interval or scale), as torch asserts.
 func NewGradScaler(params []*dl.Tensor, cfg GradScalerConfig) *GradScaler {
 	def := func(v *float64, d float64) {
 		if *v == 0 {
@@ -68,8 +68,20 @@ func NewGradScaler(params []*dl.Tensor, cfg GradScalerConfig) *GradScaler {
 	if cfg.GrowthInterval == 0 {
 		cfg.GrowthInterval = 2000
 	}
-	if cfg.InitScale < 0 || cfg.GrowthFactor <= 1 || cfg.BackoffFactor <= 0 || cfg.BackoffFactor >= 1 || cfg.GrowthInterval < 0 {
-		panic("amp: NewGradScaler: want InitScale > 0, GrowthFactor > 1, 0 < BackoffFactor < 1 and GrowthInterval > 0")
+	for _, c := range []struct {
+		field string
+		value float64
+		bad   bool
+		want  string
+	}{
+		{"InitScale", cfg.InitScale, cfg.InitScale < 0, "> 0"},
+		{"GrowthFactor", cfg.GrowthFactor, cfg.GrowthFactor <= 1, "> 1"},
+		{"BackoffFactor", cfg.BackoffFactor, cfg.BackoffFactor <= 0 || cfg.BackoffFactor >= 1, "in (0, 1)"},
+		{"GrowthInterval", float64(cfg.GrowthInterval), cfg.GrowthInterval < 0, "> 0"},
+	} {
+		if c.bad {
+			panic(&ConfigError{Field: c.field, Value: c.value, Want: c.want})
+		}
 	}
 	return &GradScaler{params: params, cfg: cfg, scale: cfg.InitScale}
 }

@@ -142,3 +142,28 @@ func TestGradScalerDisabled(t *testing.T) {
 	}
 	s.Update()
 }
+
+func TestGradScalerConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cfg   amp.GradScalerConfig
+		field string
+	}{
+		{name: "scale=-1", cfg: amp.GradScalerConfig{InitScale: -1}, field: "InitScale"},
+		{name: "growth=1", cfg: amp.GradScalerConfig{GrowthFactor: 1}, field: "GrowthFactor"},
+		{name: "backoff=1", cfg: amp.GradScalerConfig{BackoffFactor: 1}, field: "BackoffFactor"},
+		{name: "backoff=-0.5", cfg: amp.GradScalerConfig{BackoffFactor: -0.5}, field: "BackoffFactor"},
+		{name: "interval=-1", cfg: amp.GradScalerConfig{GrowthInterval: -1}, field: "GrowthInterval"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				var ce *amp.ConfigError
+				e, _ := recover().(error)
+				if !errors.As(e, &ce) || !errors.Is(e, amp.ErrConfig) || ce.Field != tc.field {
+					t.Errorf("NewGradScaler(%+v) panicked with %v; want an *amp.ConfigError for %s", tc.cfg, e, tc.field)
+				}
+			}()
+			amp.NewGradScaler(nil, tc.cfg)
+		})
+	}
+}

@@ -25,7 +25,10 @@ type DDPConfig struct {
 //
 //   - buckets: gradients are views into flat buffers of about 25 MiB
 //     (BucketBytes), in reverse parameter order, so one all-reduce carries
-//     many tensors (one latency α per bucket, not per tensor);
+//     many tensors (one latency α per bucket, not per tensor). The
+//     all-reduce is the group's algorithm, which in a local group is
+//     dist.SharedMemory by default, not the ring NCCL runs between GPUs:
+//     set dist.Config.AllReduce to dist.Ring to run (and record) the ring;
 //   - overlap: a hook on every parameter (Tensor.RegisterPostAccumulateGradHook)
 //     counts the gradients backward has finished; when a bucket is complete
 //     its all-reduce starts in the background (Rank.AllReduceAsync) while

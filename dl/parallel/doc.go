@@ -46,7 +46,9 @@
 // aborts the group and Run reports it as a *dist.RankError. Misuse (a model
 // on the wrong device, sizes that do not divide) panics with *dl.ShapeError
 // or *dl.DeviceError, like any tensor op, or returns an error from the
-// constructor where it is a configuration.
+// constructor where it is a configuration; a model the tensor-parallel
+// constructors cannot split (dropout in a block, an MLP of another form)
+// panics with a *ModelError (errors.Is ErrModel).
 //
 // # Concepts
 //

@@ -58,13 +58,18 @@ var (
 )
 
 // NewParallelMLP splits an MLP nn.Sequential(Linear, activation, Linear)
-// over r's group. It panics if mlp does not have that form or the group
-// size does not divide the hidden width.
+// over r's group. It panics with a *ModelError if mlp does not have that
+// form, and with a *dl.ShapeError if the group size does not divide the
+// hidden width.
 func NewParallelMLP(mlp *nn.Sequential, r *dist.Rank) *ParallelMLP {
-	fc1, ok1 := mlp.Modules[0].(*nn.Linear)
-	fc2, ok2 := mlp.Modules[len(mlp.Modules)-1].(*nn.Linear)
-	if len(mlp.Modules) != 3 || !ok1 || !ok2 {
-		panic(fmt.Sprintf("parallel: NewParallelMLP: want nn.Sequential(Linear, activation, Linear), got %d modules", len(mlp.Modules)))
+	var fc1, fc2 *nn.Linear
+	if len(mlp.Modules) == 3 {
+		fc1, _ = mlp.Modules[0].(*nn.Linear)
+		fc2, _ = mlp.Modules[2].(*nn.Linear)
+	}
+	if fc1 == nil || fc2 == nil {
+		panic(&ModelError{Op: "NewParallelMLP", Reason: fmt.Sprintf("want nn.Sequential(Linear, activation, Linear), got %d modules", len(mlp.Modules)),
+			Fix: "pass an MLP of that form, as nn.Block's is"})
 	}
 	return &ParallelMLP{FC1: NewColumnParallelLinear(fc1, r, false), Act: mlp.Modules[1], FC2: NewRowParallelLinear(fc2, r)}
 }
@@ -85,12 +90,13 @@ func NewParallelAttention(qkv, proj *nn.Linear, heads int, r *dist.Rank) *Parall
 }
 
 // NewTPBlock returns rank r's part of block b (copied onto r's device). It
-// panics if b uses dropout (the masks would have to be coordinated between
-// the ranks, as Megatron does with its forked random states) or if the
-// group size does not divide the heads and the MLP width.
+// panics with a *ModelError if b uses dropout (the masks would have to be
+// coordinated between the ranks, as Megatron does with its forked random
+// states), and with a *dl.ShapeError if the group size does not divide the
+// heads and the MLP width.
 func NewTPBlock(b *nn.Block, r *dist.Rank) *TPBlock {
 	if b.Drop1.P > 0 || b.Drop2.P > 0 {
-		panic("parallel: NewTPBlock: the block uses dropout; build it with Dropout 0 for tensor parallelism")
+		panic(&ModelError{Op: "NewTPBlock", Reason: "the block uses dropout", Fix: "build it with Dropout 0 for tensor parallelism"})
 	}
 	return &TPBlock{
 		LN1:  copyLayerNorm(b.LN1, r.Device()),

@@ -1,6 +1,7 @@
 package parallel_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -146,5 +147,36 @@ func TestTPDegreeMustDivide(t *testing.T) {
 	})
 	if err == nil {
 		t.Fatal("splitting 8 output features 3 ways did not fail")
+	}
+}
+
+// TestTPModelErrors checks that the tensor-parallel constructors refuse,
+// with a *parallel.ModelError, the models they cannot split (before they
+// touch the rank, so none is needed here).
+func TestTPModelErrors(t *testing.T) {
+	lin := func() *nn.Linear { return nn.NewLinear(4, 4, nn.LinearConfig{}) }
+	for _, tc := range []struct {
+		name string
+		fn   func()
+	}{
+		{name: "block-with-dropout", fn: func() {
+			parallel.NewTPBlock(nn.NewBlock(nn.BlockConfig{Dim: 8, Heads: 2, Dropout: 0.1}), nil)
+		}},
+		{name: "mlp-of-2", fn: func() { parallel.NewParallelMLP(nn.NewSequential(lin(), lin()), nil) }},
+		{name: "mlp-empty", fn: func() { parallel.NewParallelMLP(nn.NewSequential(), nil) }},
+		{name: "mlp-first-not-linear", fn: func() {
+			parallel.NewParallelMLP(nn.NewSequential(nn.NewSequential(), lin(), lin()), nil)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				var me *parallel.ModelError
+				e, _ := recover().(error)
+				if !errors.As(e, &me) || !errors.Is(e, parallel.ErrModel) {
+					t.Errorf("panicked with %v; want a *parallel.ModelError", e)
+				}
+			}()
+			tc.fn()
+		})
 	}
 }

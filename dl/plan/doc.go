@@ -11,7 +11,8 @@
 // parallel p (GPipe or 1F1B), activation recomputation — and Memory returns the bytes one
 // GPU needs for weights, gradients, optimizer states and activations. Estimate adds a
 // Cluster (GPU from the facts, links from dl/dist/cost) and returns step time, MFU and the
-// time and GPU-hours to train on a number of tokens.
+// time and GPU-hours to train on a number of tokens. SimAccelerator looks up in the facts
+// the hardware a dl.Sim device stands for (the profile name given with dl.ConfigureSim).
 //
 // # Errors
 //

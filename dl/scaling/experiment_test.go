@@ -1,7 +1,6 @@
 package scaling
 
 import (
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -115,22 +114,6 @@ func TestRunDefaultsFitPowerLaw(t *testing.T) {
 		}
 	}
 	t.Logf("%v from %+v in %v", law, res.Points, res.Elapsed)
-}
-
-// TestImportsPointDown checks that the package stays below the notebook
-// layer: nothing under dl/ may import viz or kernel (STYLE.md rule 1).
-func TestImportsPointDown(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	for dep := range strings.FieldsSeq(string(out)) {
-		for _, banned := range []string{"/viz", "/kernel"} {
-			if strings.HasPrefix(dep, "github.com/dlbd/dlbd"+banned) {
-				t.Errorf("dl/scaling depends on %s; packages under dl/ must not import the notebook layer", dep)
-			}
-		}
-	}
 }
 
 // BenchmarkRun measures training throughput on the small configuration

@@ -23,7 +23,14 @@ const (
 	NoLibrary             // viz.Init output removed: charts must ask for viz.Init()
 )
 
-func (m Mode) String() string { return [...]string{"drawn", "noscript", "nolibrary"}[m] }
+// String returns "drawn", "noscript" or "nolibrary": the mode's name in
+// reports and in screenshot file names.
+func (m Mode) String() string {
+	if names := [...]string{"drawn", "noscript", "nolibrary"}; m >= 0 && int(m) < len(names) {
+		return names[m]
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
 
 // Options configures the checks. The zero value is the default.
 type Options struct {

@@ -69,6 +69,23 @@ func must(s string, err error) string {
 	return s
 }
 
+func TestModeString(t *testing.T) {
+	for _, tc := range []struct {
+		m    Mode
+		want string
+	}{
+		{m: Drawn, want: "drawn"},
+		{m: NoScript, want: "noscript"},
+		{m: NoLibrary, want: "nolibrary"},
+		{m: Mode(7), want: "Mode(7)"},
+		{m: Mode(-1), want: "Mode(-1)"},
+	} {
+		if got := tc.m.String(); got != tc.want {
+			t.Errorf("Mode(%d).String() = %q; want %q", int(tc.m), got, tc.want)
+		}
+	}
+}
+
 func TestVizChartsInChromium(t *testing.T) {
 	needBrowser(t)
 	file := page(t, viz.ComputeTrends(), viz.Datasphere(), viz.PipelineGantt([]viz.GanttEvent{{Stage: 0, Kind: "F", Start: 0, End: 1}}))

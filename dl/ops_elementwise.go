@@ -2,7 +2,7 @@ package dl
 
 // Raw elementwise ops: checks, output allocation, the half-precision
 // round trip and the kernel call, without autograd.  The public ops in
-// arith.go and activation.go add the recording.
+// ops_arith.go and ops_activation.go add the recording.
 
 // binaryRaw computes op(a, b) with broadcasting.
 func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
