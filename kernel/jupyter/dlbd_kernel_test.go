@@ -18,8 +18,9 @@ import (
 // `make kernel` installs in <repo>/.jupyter and are skipped under -short.
 
 // dlbdSpec returns the dlbd kernelspec: the repository's own .jupyter
-// first, then the standard Jupyter data path.
-func dlbdSpec(t *testing.T) *KernelSpec {
+// first, then the standard Jupyter data path; mode, when not "", is the
+// mode the kernel starts in (DLBD_MODE).
+func dlbdSpec(t *testing.T, mode string) *KernelSpec {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("dlbd kernel protocol tests start GoNB and compile cells: skipped with -short")
@@ -32,6 +33,13 @@ func dlbdSpec(t *testing.T) *KernelSpec {
 	if _, err := os.Stat(spec.Argv[0]); err != nil {
 		kerneltest.Missing(t, "kernelspec %s starts %s, which is missing (run `make kernel`)", spec.Dir, spec.Argv[0])
 	}
+	if mode != "" {
+		env := map[string]string{"DLBD_MODE": mode}
+		for k, v := range spec.Env {
+			env[k] = v
+		}
+		spec.Env = env
+	}
 	return spec
 }
 
@@ -39,7 +47,20 @@ func dlbdSpec(t *testing.T) *KernelSpec {
 // cold first cell slow, hence the generous timeouts of these tests.
 func startDLBD(t *testing.T) *Client {
 	t.Helper()
-	return startClient(t, dlbdSpec(t), 2*time.Minute)
+	return startClient(t, dlbdSpec(t, ""), 2*time.Minute)
+}
+
+// startDLBDMode starts the dlbd kernel in mode ("stateful" or "process").
+func startDLBDMode(t *testing.T, mode string) *Client {
+	t.Helper()
+	return startClient(t, dlbdSpec(t, mode), 2*time.Minute)
+}
+
+// forModes runs test once per kernel mode, each with a kernel of its own.
+func forModes(t *testing.T, test func(t *testing.T, c *Client, mode string)) {
+	for _, mode := range []string{"stateful", "process"} {
+		t.Run("mode="+mode, func(t *testing.T) { test(t, startDLBDMode(t, mode), mode) })
+	}
 }
 
 func TestDLBDKernelInfo(t *testing.T) {
@@ -63,8 +84,9 @@ func TestDLBDKernelInfo(t *testing.T) {
 	}
 }
 
-func TestDLBDExecute(t *testing.T) {
-	c := startDLBD(t)
+func TestDLBDExecute(t *testing.T) { forModes(t, testExecute) }
+
+func testExecute(t *testing.T, c *Client, mode string) {
 	ctx := kerneltest.Context(t, 3*time.Minute)
 	first, err := c.Execute(ctx, "%%\nfmt.Println(\"hola desde Go\")")
 	if err != nil {
@@ -88,8 +110,11 @@ gonbui.UpdateHTML(id, "<b>dos</b>")`
 	}
 }
 
-func TestDLBDCellErrors(t *testing.T) {
-	c := startDLBD(t)
+// TestDLBDProcessCellErrors checks the errors of the process mode, where
+// a cell is a program of its own (the stateful mode's are in
+// stateful_kernel_test.go).
+func TestDLBDProcessCellErrors(t *testing.T) {
+	c := startDLBDMode(t, "process")
 	// run executes code, which must fail, and returns the reply.
 	run := func(t *testing.T, code string) ExecuteReply {
 		t.Helper()
@@ -148,8 +173,9 @@ func TestDLBDCellErrors(t *testing.T) {
 	})
 }
 
-func TestDLBDInterrupt(t *testing.T) {
-	c := startDLBD(t)
+func TestDLBDInterrupt(t *testing.T) { forModes(t, testInterrupt) }
+
+func testInterrupt(t *testing.T, c *Client, mode string) {
 	printed := make(chan struct{})
 	type result struct {
 		ex  *Execution
@@ -196,12 +222,14 @@ func TestDLBDInterrupt(t *testing.T) {
 	}
 }
 
-// hasCellProcess reports whether the kernel has a child process running a
-// compiled cell (GoNB names the binary gonb_<id>).
-func hasCellProcess(c *Client) bool {
+// hasCellProcess reports whether the kernel has a child process running
+// cells: GoNB names a cell's binary gonb_<id>, the stateful host is
+// dlbd-host-<n>.
+func hasCellProcess(c *Client, mode string) bool {
+	prefix := map[string]string{"process": "gonb_", "stateful": "dlbd-host-"}[mode]
 	procs, _ := c.Processes()
 	for _, p := range procs {
-		if p.PID != c.PID() && strings.HasPrefix(p.Comm, "gonb_") {
+		if p.PID != c.PID() && strings.HasPrefix(p.Comm, prefix) {
 			return true
 		}
 	}
@@ -306,10 +334,11 @@ func TestDLBDControlReplies(t *testing.T) {
 	}
 }
 
-func TestDLBDShutdownLeavesNoProcess(t *testing.T) {
-	c := startDLBD(t)
+func TestDLBDShutdownLeavesNoProcess(t *testing.T) { forModes(t, testShutdownLeavesNoProcess) }
+
+func testShutdownLeavesNoProcess(t *testing.T, c *Client, mode string) {
 	go c.Execute(kerneltest.Context(t, 3*time.Minute), "import \"time\"\n%%\nfor { time.Sleep(time.Second) }")
-	for i := 0; !hasCellProcess(c); i++ {
+	for i := 0; !hasCellProcess(c, mode); i++ {
 		if i == 1200 {
 			t.Fatalf("the cell's process did not start within 2 minutes")
 		}

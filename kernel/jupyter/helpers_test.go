@@ -117,3 +117,8 @@ func checkDisplayUpdate(t *testing.T, ex *Execution) {
 		t.Errorf("display_ids = %v; want the update to name the displayed id", ids)
 	}
 }
+
+// filepathGlob lists dir/pattern.
+func filepathGlob(dir, pattern string) ([]string, error) {
+	return filepath.Glob(filepath.Join(dir, pattern))
+}

@@ -25,8 +25,8 @@ const replyWait = time.Second
 // exited with a non-zero status.
 var exitStatus = regexp.MustCompile(`^exit status \d+$`)
 
-// cell is what the shim watches of one execute request.
-type cell struct {
+// watchedCell is what the shim watches of one execute request.
+type watchedCell struct {
 	stderr    []byte        // the last maxStderr bytes of its stderr stream
 	published chan struct{} // closed when its IOPub error has been forwarded
 	rewritten *errorFields  // what that error was rewritten to, if it was
@@ -44,7 +44,7 @@ type errorFields struct {
 // ready; it is safe for concurrent use.
 type cells struct {
 	mu    sync.Mutex
-	byID  map[string]*cell
+	byID  map[string]*watchedCell
 	order []string // oldest first
 }
 
@@ -53,18 +53,18 @@ func (cs *cells) start(id string) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cs.byID == nil {
-		cs.byID = map[string]*cell{}
+		cs.byID = map[string]*watchedCell{}
 	}
 	if len(cs.order) == maxCells {
 		delete(cs.byID, cs.order[0])
 		cs.order = cs.order[1:]
 	}
-	cs.byID[id] = &cell{published: make(chan struct{})}
+	cs.byID[id] = &watchedCell{published: make(chan struct{})}
 	cs.order = append(cs.order, id)
 }
 
 // get returns the watched request id, or nil.
-func (cs *cells) get(id string) *cell {
+func (cs *cells) get(id string) *watchedCell {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	return cs.byID[id]

@@ -67,8 +67,12 @@ func (s *shim) fromJupyter(ch int, frames [][]byte) {
 		s.answerIsComplete(p)
 		return
 	case ch == shell && h.MsgType == "execute_request":
-		s.cells.start(h.MsgID)
+		s.exec.enqueue(frames, p, h)
+		return
 	case ch == control:
+		if h.MsgType == "interrupt_request" {
+			s.exec.interrupt() // a stateful cell; GoNB still answers the request
+		}
 		s.control.add(h.MsgID)
 	}
 	s.forward(s.ker, ch, frames)
@@ -113,9 +117,17 @@ func (s *shim) fromKernel(ch int, frames [][]byte) {
 			case s.control.take(parent):
 				dest = control
 			case parseHeader(p.Header).MsgType == "execute_reply":
-				if c := s.cells.reply(parent, p.Content); c != nil {
-					frames = s.resign(p, c)
+				content := p.Content
+				if c := s.cells.reply(parent, content); c != nil {
+					content = c
 				}
+				if c := s.exec.renumber(parent, "execute_reply", content); c != nil {
+					content = c
+				}
+				if !bytes.Equal(content, p.Content) {
+					frames = s.resign(p, content)
+				}
+				defer s.exec.forwardedDone(parent)
 			}
 		}
 	}
@@ -132,15 +144,26 @@ func (s *shim) fromKernelIOPub(frames [][]byte) {
 		frames = frames[1:]
 	}
 	if p, err := wire.Decode(nil, frames); err == nil {
-		if parent := parseHeader(p.ParentHeader).MsgID; s.cells.watching(parent) {
-			switch parseHeader(p.Header).MsgType {
+		parent, msgType := parseHeader(p.ParentHeader).MsgID, parseHeader(p.Header).MsgType
+		content := p.Content
+		if s.cells.watching(parent) {
+			switch msgType {
 			case "stream":
 				s.cells.stream(parent, p.Content)
 			case "error":
 				if c := s.cells.published(parent, p.Content); c != nil {
-					frames = s.resign(p, c)
+					content = c
 				}
 			}
+		}
+		switch msgType {
+		case "execute_input", "execute_result", "error":
+			if c := s.exec.renumber(parent, msgType, content); c != nil {
+				content = c
+			}
+		}
+		if !bytes.Equal(content, p.Content) {
+			frames = s.resign(p, content)
 		}
 	}
 	s.forward(s.jup, iopub, frames)

@@ -9,11 +9,13 @@ import (
 	"io"
 	"log"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
@@ -32,6 +34,17 @@ type Options struct {
 	// StopGrace is how long the kernel may take to exit after SIGTERM when
 	// ctx ends before it is killed; 0 means 5 s.
 	StopGrace time.Duration
+	// Guard, when set, is the argv of the guard process (`dlbd guard`),
+	// which kills every process group of the kernel and removes its
+	// temporary directories when the shim is gone, however it went.
+	Guard []string
+	// Executor, when set, makes the executor of the stateful mode; it
+	// receives the guard (nil without one) and GoNB's environment. Without
+	// it every cell goes to GoNB.
+	Executor func(guard *proc.Guard, env []string) (Executor, error)
+	// Mode is the mode the kernel starts in: ModeStateful (the default when
+	// Executor is set) or ModeProcess.
+	Mode string
 }
 
 // errKernelExited is what dialKernel returns when the kernel exits first.
@@ -76,6 +89,14 @@ func Run(ctx context.Context, o Options) (int, error) {
 		return 0, fmt.Errorf("shim: make a private directory for the kernel: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	var guard *proc.Guard
+	if len(o.Guard) > 0 {
+		if guard, err = proc.StartGuard(o.Guard); err != nil {
+			logger.Printf("%v: processes may outlive a killed kernel", err)
+		}
+	}
+	defer guard.Close()
+	guard.Dir(dir)
 	inner, err := innerConnection(ci, dir)
 	if err != nil {
 		return 0, err
@@ -90,6 +111,27 @@ func Run(ctx context.Context, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// GoNB's temporary directories (one per session, with its cells'
+	// programs) go inside ours, so that they go with it.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return 0, fmt.Errorf("shim: %w", err)
+	}
+	env = append(env, "TMPDIR="+tmp) // os/exec keeps the last of duplicates
+	var ex Executor
+	mode := o.Mode
+	if o.Executor != nil {
+		if ex, err = o.Executor(guard, env); err != nil {
+			logger.Printf("the stateful mode is unavailable, cells run as processes: %v", err)
+			ex = nil
+		}
+		if mode == "" {
+			mode = ModeStateful
+		}
+	}
+	if ex != nil {
+		defer ex.Close()
+	}
 	sctx, cancel := context.WithCancel(context.Background()) // the life of the sockets
 	defer cancel()
 	jup, err := bindJupyter(sctx, ci, logger)
@@ -97,35 +139,39 @@ func Run(ctx context.Context, o Options) (int, error) {
 		return 0, err
 	}
 	defer jup.close()
-	kid, err := startChild(argv, env)
+	sigs := catchSignals()
+	kid, err := startChild(argv, env, guard)
 	if err != nil {
-		return 0, err
+		signal.Stop(sigs)
+		return 0, fmt.Errorf("shim: %w", err)
 	}
-	kid.forwardSignals()
+	kid.forwardSignals(sigs)
 	id := "dlbd-shim-" + randomHex(8)
-	ker, err := dialKernel(ctx, inner, id, kid.done, logger)
+	ker, err := dialKernel(ctx, inner, id, kid.Done(), logger)
 	switch {
 	case errors.Is(err, errKernelExited):
-		logger.Printf("the kernel (%s) exited with status %d before accepting connections", argv[0], kid.code)
-		return kid.code, nil
+		logger.Printf("the kernel (%s) exited with status %d before accepting connections", argv[0], kid.ExitCode())
+		return kid.ExitCode(), nil
 	case err != nil:
-		kid.stop(o.StopGrace)
+		kid.Stop(o.StopGrace)
 		return 0, err
 	}
 	s := &shim{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: randomHex(16)}
+	s.exec = newExecute(s, ex, mode)
 	s.start()
 	parent := jupyterParent()
 	select {
-	case <-kid.done:
+	case <-kid.Done():
 	case <-ctx.Done():
-		kid.stop(o.StopGrace)
-	case <-watchParent(parent, parentPollInterval, kid.done):
+		kid.Stop(o.StopGrace)
+	case <-watchParent(parent, parentPollInterval, kid.Done()):
 		logger.Printf("Jupyter (process %d), which started this kernel, is gone: stopping the kernel", parent)
-		kid.stop(o.StopGrace)
+		kid.Stop(o.StopGrace)
 	}
+	proc.KillGroup(kid.Pid()) // cells and shell commands GoNB left behind
 	time.Sleep(drainTime)
 	s.close()
-	return kid.code, nil
+	return kid.ExitCode(), nil
 }
 
 // innerConnection returns the connection GoNB gets: ci's key and scheme,
@@ -159,7 +205,8 @@ type shim struct {
 	id       []byte // identity of the shim's sockets towards the kernel
 	session  string // session of the messages the shim writes itself
 
-	cells   cells // execute requests whose output is watched for panics
+	cells   cells    // execute requests whose output is watched for panics
+	exec    *execute // the ordered queue of execute requests
 	control idSet // msg_ids of control requests still awaiting a reply
 	warned  idSet // peers already told about a dropped message
 
@@ -170,6 +217,7 @@ type shim struct {
 // close stops the forwarding: it closes every socket, which makes each
 // loop's Recv fail, and waits for the loops to return.
 func (s *shim) close() {
+	s.exec.close()
 	s.closing.Store(true)
 	s.ker.close()
 	s.jup.close()

@@ -4,14 +4,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/internal/envlist"
 	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
@@ -200,4 +204,38 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Available waits until the session is prepared and returns why it cannot
+// run cells, or nil.
+func (s *Session) Available() error {
+	<-s.ready
+	return s.readyErr
+}
+
+// Supported says why the stateful mode cannot work on this machine with
+// the environment env, or returns nil: Go plugins need Linux or macOS, cgo
+// and a C compiler.
+func Supported(env []string) error {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		return fmt.Errorf("Go plugins, which stateful cells are built as, work on Linux and macOS only, not %s", runtime.GOOS)
+	}
+	e := envlist.Parse(env)
+	if v, _ := e.Get("CGO_ENABLED"); v == "0" {
+		return errors.New("CGO_ENABLED=0 is set, and Go plugins need cgo")
+	}
+	cc, _ := e.Get("CC")
+	if cc == "" {
+		cc = "gcc"
+		if runtime.GOOS == "darwin" {
+			cc = "clang"
+		}
+	}
+	path, _ := e.Get("PATH")
+	for _, dir := range filepath.SplitList(path) {
+		if st, err := os.Stat(filepath.Join(dir, strings.Fields(cc)[0])); err == nil && !st.IsDir() {
+			return nil
+		}
+	}
+	return fmt.Errorf("no C compiler (%s) on PATH, and Go plugins need one to link (Debian/Ubuntu: sudo apt-get install gcc)", cc)
 }

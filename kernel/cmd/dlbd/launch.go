@@ -5,26 +5,39 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/kernelspec"
 	"github.com/dlbd/dlbd/kernel/shim"
+	"github.com/dlbd/dlbd/kernel/stateful"
 )
 
-// runLaunch starts the kernel for Jupyter: GoNB behind the protocol shim,
-// or GoNB alone with -direct. It ignores ctx: SIGINT must reach the
-// kernel as an interrupt, not stop the launcher (the shim forwards it).
+// runLaunch starts the kernel for Jupyter: the stateful executor and GoNB
+// behind the protocol shim, or GoNB alone with -direct. It ignores ctx:
+// SIGINT must reach the kernel as an interrupt, not stop the launcher (the
+// shim forwards it).
 func runLaunch(_ context.Context, args []string) error {
 	fs := newFlagSet("launch")
 	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
 	direct := fs.Bool("direct", false, "run GoNB alone, without the protocol shim (for comparisons)")
+	mode := fs.String("mode", os.Getenv("DLBD_MODE"), "the mode cells start in: stateful (values live on) or process (a process per cell, GoNB); default $DLBD_MODE, else stateful")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
 	}
+	switch *mode {
+	case "", shim.ModeStateful, shim.ModeProcess:
+	default:
+		return fmt.Errorf("launch: -mode %q: want %s or %s", *mode, shim.ModeStateful, shim.ModeProcess)
+	}
 	o := kernelspec.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)}
 	if *direct {
 		return kernelspec.LaunchDirect(o)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("launch: %w", err)
 	}
 	status, err := shim.Run(context.Background(), shim.Options{
 		ConnectionFile: o.ConnectionFile,
@@ -32,6 +45,14 @@ func runLaunch(_ context.Context, args []string) error {
 			inner := o
 			inner.ConnectionFile = connectionFile
 			return kernelspec.Command(inner, os.Environ())
+		},
+		Guard: []string{exe, "guard"},
+		Mode:  *mode,
+		Executor: func(guard *proc.Guard, env []string) (shim.Executor, error) {
+			if err := stateful.Supported(env); err != nil {
+				return nil, err
+			}
+			return stateful.New(stateful.Options{Repo: *repo, Env: env, Guard: guard, Log: os.Stderr})
 		},
 	})
 	if err != nil {

@@ -1,7 +1,8 @@
 // Command dlbd installs, launches and checks the dlbd Jupyter kernel.
 //
 //	dlbd install [-repo DIR] [-jupyter-dir DIR] [-env KEY=VALUE]...   write the kernelspec
-//	dlbd launch -repo DIR [-direct] CONNECTION_FILE                   start GoNB behind the protocol shim (kernel.json runs this)
+//	dlbd launch -repo DIR [-direct] [-mode M] CONNECTION_FILE         start the kernel behind the protocol shim (kernel.json runs this)
+//	dlbd guard                                                        the kernel's guard process (started by launch)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
 //	dlbd doctor                                                       end-to-end check of the installed kernel
 package main
@@ -14,6 +15,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 )
 
 func main() {
@@ -56,6 +59,8 @@ func run(ctx context.Context, args []string) error {
 		return runInstall(ctx, rest)
 	case "launch":
 		return runLaunch(ctx, rest)
+	case "guard":
+		return proc.RunGuard(os.Stdin)
 	case "notebooks":
 		return runNotebooks(ctx, rest)
 	case "doctor":

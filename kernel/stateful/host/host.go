@@ -206,6 +206,9 @@ func panicked(req Request, phase string, r any, stack []byte) Reply {
 		if j := strings.LastIndex(fn, "("); j > 0 {
 			fn = fn[:j] + "(...)"
 		}
+		if name, ok := strings.CutSuffix(fn, ".Dlbd_run(...)"); ok {
+			fn = name + " body" // the cell's lines after %%
+		}
 		frames = append(frames, "\t"+strings.TrimPrefix(fn, "dlbd.cells/")+" [[ "+at+" ]]")
 	}
 	rep.EValue = msg
@@ -229,7 +232,7 @@ func isInterrupt(r any) bool {
 
 // crashLine matches the first line of what the Go runtime prints when a
 // program dies of a panic or a fatal error.
-var crashLine = regexp.MustCompile(`(?m)^(panic|fatal error): (.*)$`)
+var crashLine = regexp.MustCompile(`(?m)^(panic|fatal error|SIG[A-Z]+): (.*)$`)
 
 // ParseCrash finds in a dead host's stderr the last panic or fatal error
 // the runtime printed and the cell lines of its stack, innermost first

@@ -1,0 +1,241 @@
+package jupyter
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+)
+
+// These tests check the stateful mode (the default) of the installed dlbd
+// kernel through the wire protocol: one rule of the cell semantics each.
+
+// run executes code on c, which must succeed, and returns its stdout.
+func run(t *testing.T, c *Client, code string) string {
+	t.Helper()
+	ex, err := c.Execute(kerneltest.Context(t, 3*time.Minute), code)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v\nstderr: %s", code, err, stderrOf(ex))
+	}
+	return ex.Stdout()
+}
+
+func stderrOf(ex *Execution) string {
+	if ex == nil {
+		return ""
+	}
+	return ex.Stderr()
+}
+
+// runFails executes code on c, which must fail, and returns the error.
+func runFails(t *testing.T, c *Client, code string) (*Execution, *CellError) {
+	t.Helper()
+	ex, err := c.Execute(kerneltest.Context(t, 3*time.Minute), code)
+	var ce *CellError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Execute(%q) = %v; want a cell error", code, err)
+	}
+	return ex, ce
+}
+
+func TestStatefulValuesLiveOn(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "var contador = 0")
+	run(t, c, "%%\ncontador++")
+	if got := run(t, c, "%%\ncontador++\nfmt.Println(contador)"); got != "2\n" {
+		t.Errorf("top-level var after two increments: %q; want 2 (values live on)", got)
+	}
+}
+
+func TestStatefulBodyVariablesLiveOn(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "import \"github.com/dlbd/dlbd/dl/nn\"\n%%\nmodelo := nn.NewMLP([]int{4, 8, 2}, nn.MLPConfig{})\npasos, err := 3, error(nil)\nvar nota = \"entrenado\"")
+	got := run(t, c, "import \"github.com/dlbd/dlbd/dl\"\n%%\ny := modelo.Forward(dl.Ones(5, 4))\nfmt.Println(y.Shape(), pasos, err, nota)")
+	if got != "[5 2] 3 <nil> entrenado\n" {
+		t.Errorf("variables := and var of a body, used in the next cell: %q", got)
+	}
+}
+
+func TestStatefulRedefinition(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "var x = 1\nfunc antes() int { return x }")
+	run(t, c, "var x = \"dos\"")
+	if got := run(t, c, "%%\nfmt.Println(x, antes())"); got != "dos 1\n" {
+		t.Errorf("redefined x: %q; want the new x for later cells, the old one for code compiled with it", got)
+	}
+}
+
+func TestStatefulTypeIdentity(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "type Modelo struct{ Pesos []float64 }\nfunc (m *Modelo) Suma() (s float64) { for _, w := range m.Pesos { s += w }; return }")
+	run(t, c, "%%\nm := &Modelo{Pesos: []float64{1, 2}}")
+	run(t, c, "func evalua(m *Modelo) float64 { return m.Suma() }")
+	if got := run(t, c, "%%\nm.Pesos = append(m.Pesos, 3)\nfmt.Println(evalua(m))"); got != "6\n" {
+		t.Errorf("a value of cell 2's type passed to cell 3's func: %q; want 6", got)
+	}
+}
+
+func TestStatefulMethodOnEarlierType(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "type Punto struct{ X float64 }")
+	_, ce := runFails(t, c, "func (p Punto) Doble() float64 { return 2 * p.X }")
+	if !strings.Contains(ce.EValue, "Line 1") || !strings.Contains(ce.EValue, "Punto was declared in Cell [1]") {
+		t.Errorf("evalue %q; want the cell line and the cell that declares Punto", ce.EValue)
+	}
+}
+
+func TestStatefulGenericsGoroutinesClosures(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "func mapa[T, U any](xs []T, f func(T) U) []U { out := make([]U, len(xs)); for i, x := range xs { out[i] = f(x) }; return out }\n%%\nresultados := make(chan int, 3)\ncuenta := 0\nsuma := func(v int) { cuenta += v }\nfor i := range 3 {\n\tgo func() { resultados <- i * i }()\n}")
+	if got := run(t, c, "%%\nfor range 3 {\n\tsuma(<-resultados)\n}\nfmt.Println(cuenta, mapa([]int{1, 2}, func(i int) string { return fmt.Sprint(i * 10) }))"); got != "5 [10 20]\n" {
+		t.Errorf("channel, closure and generic func across cells: %q; want 5 [10 20]", got)
+	}
+}
+
+func TestStatefulPanicKeepsValues(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "%%\nvalor := 41")
+	_, ce := runFails(t, c, "%%\nvalor++\nvar m map[string]int\nm[\"x\"] = 1")
+	if ce.EName != "panic" || !strings.Contains(ce.EValue, "assignment to entry in nil map (Cell [2] Line 4)") {
+		t.Errorf("panic: %s %q; want the panic with its cell line", ce.EName, ce.EValue)
+	}
+	if got := run(t, c, "%%\nfmt.Println(valor)"); got != "42\n" {
+		t.Errorf("after a panic: %q; want 42 (the values live on)", got)
+	}
+}
+
+func TestStatefulHostDeaths(t *testing.T) {
+	c := startDLBD(t)
+	for _, tt := range []struct{ name, code, want string }{
+		{"os-exit", "%%\nos.Exit(3)", "exited with status 3"},
+		{"panic-on-goroutine", "%%\nhecho := make(chan bool)\ngo func() { panic(\"fuera de la celda\") }()\n<-hecho", "fuera de la celda"},
+		{"segfault", "import \"syscall\"\n%%\nsyscall.Kill(syscall.Getpid(), syscall.SIGSEGV)", "signal 11"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run(t, c, "%%\nantes := 1")
+			_, ce := runFails(t, c, tt.code)
+			if !strings.Contains(ce.EValue, tt.want) || !strings.Contains(ce.EValue, "lost") || !strings.Contains(ce.EValue, "run again") {
+				t.Errorf("evalue %q; want %q and which cells to run again", ce.EValue, tt.want)
+			}
+			_, ce = runFails(t, c, "%%\nfmt.Println(antes)")
+			if !strings.Contains(ce.EValue, "undefined: antes") {
+				t.Errorf("after the host died: %q; want antes gone", ce.EValue)
+			}
+			if got := run(t, c, "%%\nfmt.Println(\"sigo\")"); got != "sigo\n" {
+				t.Errorf("new host: %q", got)
+			}
+		})
+	}
+}
+
+func TestStatefulResetAndWho(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "type Dato struct{ N int }\n%%\nd := Dato{N: 5}")
+	ex, err := c.Execute(kerneltest.Context(t, time.Minute), "%who")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown string
+	for _, m := range ex.Outputs {
+		var d DisplayData
+		if m.Header.MsgType == "display_data" && m.DecodeContent(&d) == nil {
+			shown, _ = d.Data["text/plain"].(string)
+		}
+	}
+	if !strings.Contains(shown, "Dato") || !strings.Contains(shown, "d ") || !strings.Contains(shown, "[1]") {
+		t.Errorf("%%who shows %q; want Dato and d from Cell [1]", shown)
+	}
+	if got := run(t, c, "%reset"); !strings.Contains(got, "Session reset") {
+		t.Errorf("%%reset says %q", got)
+	}
+	_, ce := runFails(t, c, "%%\nfmt.Println(d)")
+	if !strings.Contains(ce.EValue, "undefined: d") {
+		t.Errorf("after %%reset: %q; want d gone", ce.EValue)
+	}
+}
+
+func TestStatefulModeSwitch(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "%%\nv := 1")
+	if got := run(t, c, "%mode process"); !strings.Contains(got, "Process mode") {
+		t.Errorf("%%mode process says %q", got)
+	}
+	ex, err := c.Execute(kerneltest.Context(t, 2*time.Minute), "%%\nfmt.Println(\"proceso\", os.Getpid() > 0)")
+	if err != nil || ex.Stdout() != "proceso true\n" {
+		t.Fatalf("cell in process mode: %q, %v", stderrOf(ex), err)
+	}
+	if n := ex.Reply.ExecutionCount; n != 3 {
+		t.Errorf("execution_count in process mode = %d; want 3 (the count goes on across modes)", n)
+	}
+	run(t, c, "%mode stateful")
+	ex, err = c.Execute(kerneltest.Context(t, 2*time.Minute), "%%\nw := 2\nfmt.Println(w)")
+	if err != nil || ex.Reply.ExecutionCount != 5 {
+		t.Errorf("back in stateful mode: count %d, err %v; want 5, nil", ex.Reply.ExecutionCount, err)
+	}
+}
+
+func TestStatefulInterruptLoop(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "import \"github.com/dlbd/dlbd/kernel\"\n%%\nvueltas := 0")
+	done := make(chan error, 1)
+	started := make(chan struct{})
+	go func() {
+		req := ExecuteRequest{Code: "%%\nctx := kernel.Context()\nfmt.Println(\"empieza\")\nfor ctx.Err() == nil {\n\tvueltas++\n\ttime.Sleep(time.Millisecond)\n}", StoreHistory: true}
+		once := false
+		_, err := c.ExecuteWith(kerneltest.Context(t, 3*time.Minute), req, func(m *Message) {
+			if m.Header.MsgType == "stream" && !once {
+				once = true
+				close(started)
+			}
+		})
+		done <- err
+	}()
+	<-started
+	t0 := time.Now()
+	if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	var ce *CellError
+	if err := <-done; !errors.As(err, &ce) || ce.EName != "interrupt" {
+		t.Errorf("interrupted cell: %v; want an interrupt error", err)
+	}
+	t.Logf("cooperative interrupt took %v", time.Since(t0))
+	if got := run(t, c, "%%\nfmt.Println(vueltas > 0)"); got != "true\n" {
+		t.Errorf("after a cooperative interrupt: %q; want the values kept", got)
+	}
+}
+
+func TestStatefulNoOrphansWhenLauncherKilled(t *testing.T) {
+	c := startDLBD(t)
+	go c.Execute(kerneltest.Context(t, 3*time.Minute), "import \"os/exec\"\n%%\nexec.Command(\"sleep\", \"300\").Start()\nfor { time.Sleep(time.Second) }")
+	for i := 0; !hasCellProcess(c, "stateful"); i++ {
+		if i == 1200 {
+			t.Fatal("no host process within 2 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // the cell starts its sleep
+	procs, err := c.Processes()
+	if err != nil {
+		kerneltest.Missing(t, "cannot list processes: %v", err)
+	}
+	if err := syscall.Kill(c.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, p := range procs {
+		for p.Alive() && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if p.Alive() {
+			t.Errorf("%v still alive 10 s after kill -9 of the launcher (of %v)", p, procs)
+		}
+	}
+	if matches, _ := filepathGlob(os.TempDir(), "dlbd-session-*"); len(matches) > 0 {
+		t.Logf("session directories still in %s: %v (other kernels may own them)", os.TempDir(), matches)
+	}
+}
