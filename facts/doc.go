@@ -4,13 +4,17 @@
 // # Overview
 //
 // The CSV files of the course's facts dataset are embedded in the binary
-// (directory data/, a byte-for-byte copy of ../shared/facts checked by a test),
-// so a notebook cell, which is compiled in a temporary directory, needs no file
-// on disk. There is one loader per file:
+// (directory data/), so a notebook cell, which is compiled in a temporary
+// directory, needs no file on disk. data/ is a copy of ../shared/facts that
+// only adds: rows appended at the end of a file and whole new files, listed at
+// the end of data/README.md; a test checks that each shared file is a prefix of
+// its copy. There is one loader per file:
 //
 //	Accelerators() []Accelerator            accelerators.csv
 //	Interconnects() []Interconnect          interconnects.csv
 //	Clusters() []ClusterFact                clusters.csv
+//	Datacenter() []ClusterFact              datacenter.csv
+//	Papers() []Paper                        papers.csv
 //	ComputeTrends() []NotableModel          compute_trends.csv
 //	ComputeGrowthRates() []GrowthRate       compute_growth_rates.csv
 //	Datasets() []DatasetFact                datasets.csv
@@ -23,7 +27,7 @@
 //
 // Each file is parsed once (on first use) and every loader returns a fresh copy,
 // so callers may sort or modify the slice freely. Lookups by name:
-// AcceleratorByName, InterconnectByName, FormatByName; typed views of the
+// AcceleratorByName, InterconnectByName, FormatByName, PaperByArXiv; typed views of the
 // scaling-law constants: Kaplan, Chinchilla, ChinchillaRefit.
 //
 // # Concepts

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,14 @@ import (
 // sharedDir is the source of the embedded copies (the course's facts dataset).
 const sharedDir = "../../shared/facts"
 
-func TestEmbeddedCopiesMatchShared(t *testing.T) {
+// added lists the files that exist only in this repository's copy.
+var added = []string{"datacenter.csv", "papers.csv"}
+
+// TestEmbeddedCopiesExtendShared checks that facts/data only adds to the shared
+// dataset: each shared file is a byte prefix of its copy (rows are appended at
+// the end, the README gains a final section) and the only extra files are the
+// added ones, each named in that section.
+func TestEmbeddedCopiesExtendShared(t *testing.T) {
 	entries, err := os.ReadDir(sharedDir)
 	if err != nil {
 		t.Skipf("no shared facts dataset at %s: %v", sharedDir, err)
@@ -33,19 +41,30 @@ func TestEmbeddedCopiesMatchShared(t *testing.T) {
 			t.Errorf("%s is not embedded: %v (copy it into facts/data)", name, err)
 			continue
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("facts/data/%s differs from %s/%s: copy it again", name, sharedDir, name)
+		if !bytes.HasPrefix(got, want) {
+			t.Errorf("facts/data/%s does not start with %s/%s: copy it again and append this repository's rows after it", name, sharedDir, name)
 		}
 	}
+	readme, _ := Raw("README.md")
+	_, additions, ok := strings.Cut(string(readme), "## Additions in this repository")
+	if !ok {
+		t.Fatal("facts/data/README.md has no \"Additions in this repository\" section")
+	}
 	for _, name := range Files() {
-		if !seen[name] {
-			t.Errorf("facts/data/%s is not in %s", name, sharedDir)
+		switch {
+		case seen[name]:
+		case slices.Contains(added, name):
+			if !strings.Contains(additions, "`"+name+"` (new)") {
+				t.Errorf("facts/data/%s is not described in the additions section of the README", name)
+			}
+		default:
+			t.Errorf("facts/data/%s is neither in %s nor in the added files %v", name, sharedDir, added)
 		}
 	}
 }
 
 func TestLoadersReadEveryRow(t *testing.T) {
-	// Row counts as listed in the dataset's README.
+	// Row counts as listed in the dataset's README (shared rows + added rows).
 	counts := []struct {
 		file string
 		got  int
@@ -58,9 +77,11 @@ func TestLoadersReadEveryRow(t *testing.T) {
 		{"compute_growth_rates.csv", len(ComputeGrowthRates()), 13},
 		{"scaling_laws.csv", len(ScalingLaws()), 77},
 		{"datasets.csv", len(Datasets()), 58},
-		{"accelerators.csv", len(Accelerators()), 14},
+		{"accelerators.csv", len(Accelerators()), 14 + 6},
 		{"interconnects.csv", len(Interconnects()), 26},
-		{"clusters.csv", len(Clusters()), 50},
+		{"clusters.csv", len(Clusters()), 50 + 6},
+		{"datacenter.csv", len(Datacenter()), 5},
+		{"papers.csv", len(Papers()), 15},
 		{"data_sources.csv", len(DataSources()), 36},
 		{"formats.csv", len(Formats()), 7},
 	}
@@ -105,6 +126,12 @@ func TestEveryRowIsCited(t *testing.T) {
 		add(r.Cite())
 	}
 	for _, r := range Clusters() {
+		add(r.Cite())
+	}
+	for _, r := range Datacenter() {
+		add(r.Cite())
+	}
+	for _, r := range Papers() {
 		add(r.Cite())
 	}
 	for _, r := range DataSources() {

@@ -1,7 +1,8 @@
 package facts
 
-// ClusterFact is one row of clusters.csv (long format): one attribute of a
-// reference cluster or training run, e.g. Entity "Llama 3.1 405B training
+// ClusterFact is one row of clusters.csv or datacenter.csv (the same long
+// format): one attribute of a reference cluster, training run, system, rack or
+// data centre, e.g. Entity "Llama 3.1 405B training
 // run", Attribute "GPUs", Value "16,384", ValueNum 16384, Unit "NVIDIA H100
 // 80GB (up to)". Value keeps the source's wording; ValueNum is NaN when the
 // value is a range or a list ("38-43", "2,048 A100-80GB / ~21 days").
@@ -47,17 +48,28 @@ type DataSourceFact struct {
 
 var (
 	clusterFacts    lazy[ClusterFact]
+	datacenterFacts lazy[ClusterFact]
 	datasetFacts    lazy[DatasetFact]
 	dataSourceFacts lazy[DataSourceFact]
 )
 
 // Clusters returns every row of clusters.csv, in file order.
 func Clusters() []ClusterFact {
-	return loadRows(&clusterFacts, "clusters.csv", func(r row) ClusterFact {
-		return ClusterFact{Entity: r.str("entity"), Year: r.str("year"), Attribute: r.str("attribute"),
-			Value: r.str("value"), ValueNum: r.num("value_num"), Unit: r.str("unit"),
-			Citation: r.cite()}
-	})
+	return loadRows(&clusterFacts, "clusters.csv", clusterFact)
+}
+
+// Datacenter returns every row of datacenter.csv, in file order: figures at
+// the level of a server, a rack or a whole data centre (power per system and
+// per rack, PUE).
+func Datacenter() []ClusterFact {
+	return loadRows(&datacenterFacts, "datacenter.csv", clusterFact)
+}
+
+// clusterFact reads a row of clusters.csv or datacenter.csv.
+func clusterFact(r row) ClusterFact {
+	return ClusterFact{Entity: r.str("entity"), Year: r.str("year"), Attribute: r.str("attribute"),
+		Value: r.str("value"), ValueNum: r.num("value_num"), Unit: r.str("unit"),
+		Citation: r.cite()}
 }
 
 // Datasets returns every row of datasets.csv, in file order.

@@ -12,7 +12,8 @@ import (
 	"sync"
 )
 
-// data holds the embedded copy of the facts dataset (../shared/facts).
+// data holds the embedded copy of the facts dataset (../shared/facts, plus the
+// rows and files this repository adds; see the end of data/README.md).
 //
 //go:embed data/*.csv data/README.md
 var data embed.FS
@@ -134,7 +135,8 @@ func Files() []string {
 }
 
 // Raw returns the embedded bytes of one file of the dataset (a CSV file or
-// README.md), exactly as in ../shared/facts.
+// README.md): the file of ../shared/facts with this repository's additions
+// appended.
 func Raw(file string) ([]byte, error) {
 	b, err := data.ReadFile("data/" + file)
 	if err != nil {

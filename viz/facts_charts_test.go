@@ -34,6 +34,7 @@ func factFigures() map[string]*Figure {
 		"Accelerators/memory":    Accelerators(AcceleratorOptions{Metric: MemoryGB}),
 		"Accelerators/bandwidth": Accelerators(AcceleratorOptions{Metric: BandwidthTBs}),
 		"Accelerators/power":     Accelerators(AcceleratorOptions{Metric: PowerW}),
+		"Accelerators/NVIDIA":    Accelerators(AcceleratorOptions{Vendors: []string{"NVIDIA"}}),
 		"Interconnects":          Interconnects(),
 		"Clusters":               Clusters(),
 	}
@@ -197,6 +198,21 @@ func TestFitIntercept(t *testing.T) {
 	}
 }
 
+func TestAcceleratorsByVendorAndYear(t *testing.T) {
+	js, err := OptionJS(Accelerators(AcceleratorOptions{Metric: MemoryGB, Vendors: []string{"NVIDIA", "Cerebras"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js, "NVIDIA H100") || !strings.Contains(js, "Cerebras WSE-3") || strings.Contains(js, "AMD ") || strings.Contains(js, "Google ") {
+		t.Error("Vendors {NVIDIA, Cerebras}: want exactly those vendors' chips in the chart")
+	}
+	// Rows appended to accelerators.csv out of order still chart by year.
+	js, _ = OptionJS(Accelerators())
+	if i, j := strings.Index(js, "AWS Trainium Trn1 (2022)"), strings.Index(js, "Intel Gaudi 3"); i < 0 || j < 0 || i > j {
+		t.Errorf("Trainium (2022) at %d, Gaudi 3 (2024) at %d: want the bars in order of year", i, j)
+	}
+}
+
 func TestChartMisusePanics(t *testing.T) {
 	cases := map[string]func(){
 		"two options":       func() { StorageCost(StorageCostOptions{}, StorageCostOptions{}) },
@@ -206,6 +222,7 @@ func TestChartMisusePanics(t *testing.T) {
 		"bar categories":    func() { Bar(PlotOptions{}, []string{"a"}, Series{Y: []float64{1, 2}}) },
 		"heatmap rows":      func() { Heatmap(PlotOptions{}, []string{"a"}, []string{"x", "y"}, [][]float64{{1}}) },
 		"unknown acc. unit": func() { Accelerators(AcceleratorOptions{Metric: "color"}) },
+		"unknown vendor":    func() { Accelerators(AcceleratorOptions{Vendors: []string{"Nvidia"}}) },
 	}
 	for name, f := range cases {
 		func() {

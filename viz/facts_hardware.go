@@ -43,11 +43,16 @@ var acceleratorMetrics = map[AcceleratorMetric]struct {
 type AcceleratorOptions struct {
 	Metric       AcceleratorMetric // default BF16TFLOPS
 	IncludeRacks bool              // include "GB200 NVL72 (rack)", a whole rack of 72 GPUs
+	// Vendors keeps only the chips of these vendors, spelled as in the vendor
+	// column ("NVIDIA", "AMD", "Google", "Intel", "AWS", ...); empty keeps all.
+	// The wafer-scale and SRAM designs (Cerebras, Groq) are orders of magnitude
+	// apart in memory bandwidth, so a linear chart of everything is unreadable.
+	Vendors []string
 }
 
 // Accelerators charts one specification of the accelerators of
-// accelerators.csv (V100 … B200, MI300X, TPU v4–v6e, Gaudi 3) as bars in
-// order of year. Most NVIDIA/AMD figures come from secondary copies of the
+// accelerators.csv (V100 … B200, MI300X/MI325X, TPU v4–TPU7x, Gaudi 3,
+// Trainium, WSE-3, Groq LPU) as bars in order of year. Most NVIDIA/AMD figures come from secondary copies of the
 // datasheets (lighter bars); "dense" TFLOPS exclude 2:4 sparsity. Chips
 // without the value are listed under the chart.
 func Accelerators(o ...AcceleratorOptions) *Figure {
@@ -62,8 +67,10 @@ func Accelerators(o ...AcceleratorOptions) *Figure {
 	var rows []facts.Accelerator
 	var cats, missing []string
 	var items []item
-	for _, a := range facts.Accelerators() {
-		if strings.Contains(a.Name, "rack") && !opt.IncludeRacks {
+	all := facts.Accelerators()
+	slices.SortStableFunc(all, func(a, b facts.Accelerator) int { return a.Year - b.Year })
+	for _, a := range all {
+		if strings.Contains(a.Name, "rack") && !opt.IncludeRacks || len(opt.Vendors) > 0 && !slices.Contains(opt.Vendors, a.Vendor) {
 			continue
 		}
 		v := m.get(a)
@@ -83,10 +90,13 @@ func Accelerators(o ...AcceleratorOptions) *Figure {
 		}
 		items = append(items, it)
 	}
+	if len(items) == 0 {
+		panic(errorf("viz: Accelerators: no accelerator of vendors %v has a value for %s", opt.Vendors, opt.Metric))
+	}
 	f := frame{title: "Aceleradores para deep learning: " + m.axis, x: axis{name: m.axis}, y: axis{kind: "category", cats: cats},
 		tooltip: barTooltip("")}
 	fig := &Figure{Chart: newBar(f, newSeries("bar", m.axis, items)), Height: sprintf("%dpx", 140+30*len(cats)), Notes: []string{
-		"Barras claras: cifras leídas en copias secundarias de las hojas de datos; las de TPU proceden de la documentación de Google Cloud (verificadas).",
+		"Barras claras: cifras leídas en copias secundarias de las hojas de datos; las de TPU y Trainium proceden de la documentación de Google Cloud y de AWS (verificadas).",
 		"«Denso» = sin la dispersión 2:4: la mitad de las cifras de portada de NVIDIA.",
 	}}
 	if len(missing) > 0 {
