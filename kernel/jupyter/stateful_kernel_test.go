@@ -113,7 +113,7 @@ func TestStatefulHostDeaths(t *testing.T) {
 	for _, tt := range []struct{ name, code, want string }{
 		{"os-exit", "%%\nos.Exit(3)", "exited with status 3"},
 		{"panic-on-goroutine", "%%\nhecho := make(chan bool)\ngo func() { panic(\"fuera de la celda\") }()\n<-hecho", "fuera de la celda"},
-		{"segfault", "import \"syscall\"\n%%\nsyscall.Kill(syscall.Getpid(), syscall.SIGSEGV)", "signal 11"},
+		{"segfault", "import \"syscall\"\n%%\nsyscall.Kill(syscall.Getpid(), syscall.SIGSEGV)", "SIGSEGV: segmentation violation"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			run(t, c, "%%\nantes := 1")

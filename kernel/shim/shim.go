@@ -207,8 +207,8 @@ type shim struct {
 
 	cells   cells    // execute requests whose output is watched for panics
 	exec    *execute // the ordered queue of execute requests
-	control idSet // msg_ids of control requests still awaiting a reply
-	warned  idSet // peers already told about a dropped message
+	control idSet    // msg_ids of control requests still awaiting a reply
+	warned  idSet    // peers already told about a dropped message
 
 	closing atomic.Bool    // set before the sockets are closed
 	loops   sync.WaitGroup // the forwarding goroutines
