@@ -224,9 +224,9 @@ func testInterrupt(t *testing.T, c *Client, mode string) {
 
 // hasCellProcess reports whether the kernel has a child process running
 // cells: GoNB names a cell's binary gonb_<id>, the stateful host is
-// dlbd-host-<n>.
+// dlbd-host.
 func hasCellProcess(c *Client, mode string) bool {
-	prefix := map[string]string{"process": "gonb_", "stateful": "dlbd-host-"}[mode]
+	prefix := map[string]string{"process": "gonb_", "stateful": "dlbd-host"}[mode]
 	procs, _ := c.Processes()
 	for _, p := range procs {
 		if p.PID != c.PID() && strings.HasPrefix(p.Comm, prefix) {

@@ -40,21 +40,31 @@ func Command(o LaunchOptions, environ []string) (argv, env []string, err error) 
 	if _, err := os.Stat(gonb); err != nil {
 		return nil, nil, fmt.Errorf("kernelspec: launch: %s not found; build it with `make kernel`", gonb)
 	}
+	env, err = LaunchEnv(environ, o.RepoDir, o.GoModCache)
+	if err != nil {
+		return nil, nil, err
+	}
+	argv = []string{gonb, "--kernel", o.ConnectionFile, "--go_work=" + o.RepoDir, "--raw_error"}
+	return argv, env, nil
+}
+
+// LaunchEnv returns the environment of the kernel and its cells for the
+// checkout repo, given the launcher's own: [KernelEnv] with the go command
+// found on environ's PATH and the module cache modCache ("" asks go env).
+func LaunchEnv(environ []string, repo, modCache string) ([]string, error) {
 	path, _ := envlist.Parse(environ).Get("PATH")
 	goBin, err := lookPathIn("go", path)
 	if err != nil {
-		return nil, nil, errors.New("kernelspec: launch: the go command is not on PATH; install Go 1.26 or newer and restart Jupyter")
+		return nil, errors.New("kernelspec: launch: the go command is not on PATH; install Go 1.26 or newer and restart Jupyter")
 	}
-	modCache := o.GoModCache
 	if modCache == "" {
 		out, err := exec.Command(goBin, "env", "GOMODCACHE").Output()
 		if err != nil {
-			return nil, nil, fmt.Errorf("kernelspec: launch: go env GOMODCACHE: %w", err)
+			return nil, fmt.Errorf("kernelspec: launch: go env GOMODCACHE: %w", err)
 		}
 		modCache = strings.TrimSpace(string(out))
 	}
-	argv = []string{gonb, "--kernel", o.ConnectionFile, "--go_work=" + o.RepoDir, "--raw_error"}
-	return argv, KernelEnv(environ, o.RepoDir, filepath.Dir(goBin), modCache), nil
+	return KernelEnv(environ, repo, filepath.Dir(goBin), modCache), nil
 }
 
 // KernelEnv returns environ adjusted for GoNB and its cells:

@@ -106,6 +106,9 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		out.Stream("stderr", s.lost+"\n")
 		s.lost = ""
 	}
+	if res := s.checkSources(ctx, out); res != nil {
+		return *res
+	}
 	for attempt := 0; ; attempt++ {
 		name := s.packageName(num)
 		o, err := s.hist.Compose(compose.Input{Num: num, Name: name, Decls: c.Decls, Body: c.Body, HasBody: c.HasBody, BodyLine: c.BodyLine})
@@ -127,6 +130,7 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 			return *res
 		}
 		if s.h == nil {
+			s.hostStamp = fileStamp(s.hostBin)
 			if s.h, err = s.startHost(); err != nil {
 				return errorResult("kernel", err.Error())
 			}
@@ -140,7 +144,7 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 			return s.hostDied(r, num)
 		}
 		if rep.Status == "error" && rep.Phase == "load" && strings.Contains(rep.EValue, "plugin was built with a different version of package") && attempt == 0 {
-			if res := s.sourceChanged(ctx, rep.EValue, out); res != nil {
+			if res := s.sourceChanged(ctx, packageOf(rep.EValue), out); res != nil {
 				return *res
 			}
 			continue // compose the cell again against the new host
@@ -207,27 +211,53 @@ func lostValues(cells []int) string {
 // packageChanged finds the package a "different version" load error names.
 var packageChanged = regexp.MustCompile(`different version of package (\S+)`)
 
-// sourceChanged handles a cell that cannot load because this module's
-// source changed since the host was built: it builds a new host and starts
-// over with an empty history, telling the student. It returns a result
-// only when that fails.
-func (s *Session) sourceChanged(ctx context.Context, evalue string, out Output) *Result {
-	pkg := "a package of this module"
+// packageOf returns the package a "different version" load error names.
+func packageOf(evalue string) string {
 	if m := packageChanged.FindStringSubmatch(evalue); m != nil {
-		pkg = m[1]
+		return m[1]
 	}
+	return "a package of this module"
+}
+
+// checkSources looks for edits of the module's source since the host was
+// built (a student changing dl mid-session). When the host program is no
+// longer up to date, the session starts over with a new one, as after a
+// load that failed for the same reason. Edits that do not reach the host
+// (a notebook, a test) change nothing.
+func (s *Session) checkSources(ctx context.Context, out Output) *Result {
+	fp := s.fingerprint(s.o.Repo)
+	if fp == s.sources {
+		return nil
+	}
+	s.sources = fp
+	bin, err := s.buildHost(ctx)
+	if err != nil {
+		r := errorResult("kernel", "this module's source changed and the kernel's process does not build any more: "+err.Error())
+		return &r
+	}
+	if fileStamp(bin) == s.hostStamp {
+		return nil
+	}
+	return s.sourceChanged(ctx, "this module", out)
+}
+
+// sourceChanged starts the session over after this module's source
+// changed under it (pkg names what changed): a new host, an empty history,
+// the package index read again, and a message for the student. It returns
+// a result only when that fails.
+func (s *Session) sourceChanged(ctx context.Context, pkg string, out Output) *Result {
 	cells := s.hist.Cells()
 	if s.h != nil {
 		s.h.kill()
 		s.h = nil
 	}
-	out.Stream("stderr", fmt.Sprintf("The source of %s changed since this notebook's session started: building a new kernel process with it. %s\n", pkg, lostValues(cells)))
+	out.Stream("stderr", fmt.Sprintf("The source of %s changed since this notebook's session started: the kernel's process was rebuilt with it. %s\n", pkg, lostValues(cells)))
 	bin, err := s.buildHost(ctx)
 	if err != nil {
 		r := errorResult("kernel", err.Error())
 		return &r
 	}
-	s.hostBin = bin
+	s.hostBin, s.hostStamp, s.sources = bin, fileStamp(bin), s.fingerprint(s.o.Repo)
 	s.index.Reset()
 	s.hist = compose.NewHistory(s.fset, s.index)
 	return nil

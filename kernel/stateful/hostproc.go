@@ -32,10 +32,12 @@ func (s *Session) goEnv() []string {
 }
 
 // buildHost builds the host program into the session directory and
-// returns its path.
+// returns its path. The go command leaves an up-to-date program as it is,
+// so a build after an edit that does not reach the host changes nothing
+// (the file's stamp tells). The running host keeps the program it started
+// from: the go command replaces the file, it does not write into it.
 func (s *Session) buildHost(ctx context.Context) (string, error) {
-	s.builds++
-	bin := filepath.Join(s.dir, fmt.Sprintf("dlbd-host-%d", s.builds))
+	bin := filepath.Join(s.dir, "dlbd-host")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, hostPackage)
 	cmd.Dir, cmd.Env = s.dir, s.goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -70,11 +70,12 @@ type Session struct {
 
 	// ready is closed when the package index and the host program exist
 	// (readyErr says whether they do).
-	ready    chan struct{}
-	readyErr error
-	index    *pkgindex.Index
-	hostBin  string
-	builds   int // host programs built, for their names
+	ready     chan struct{}
+	readyErr  error
+	index     *pkgindex.Index
+	hostBin   string
+	hostStamp string // fileStamp of hostBin when the running host started
+	sources   string // sourceFingerprint when the host was built
 
 	mu      sync.Mutex // guards the fields below and serialises Execute's host use
 	hist    *compose.History
@@ -82,6 +83,10 @@ type Session struct {
 	lost    string // what the next cell must be told about lost values
 	used    map[string]bool
 	running *running // what Interrupt stops
+
+	// fingerprint returns the state of the module's source
+	// (sourceFingerprint; tests replace it).
+	fingerprint func(repo string) string
 
 	sink sinkBox
 	env  map[string]string // %env settings, applied to new hosts and shells
@@ -140,7 +145,7 @@ func New(o Options) (*Session, error) {
 		return nil, fmt.Errorf("stateful: make the session directory: %w", err)
 	}
 	o.Guard.Dir(dir)
-	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}}
+	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}, fingerprint: sourceFingerprint}
 	if err := s.writeWorkspace(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -174,7 +179,9 @@ func (s *Session) prepare() {
 		s.index, err = pkgindex.Load(s.fset, s.dir, s.goEnv(), "github.com/dlbd/dlbd/...")
 		errc <- err
 	}()
+	s.sources = s.fingerprint(s.o.Repo)
 	bin, err := s.buildHost(context.Background())
+	s.hostStamp = fileStamp(bin)
 	if ierr := <-errc; ierr != nil && err == nil {
 		err = ierr
 	}

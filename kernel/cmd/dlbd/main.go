@@ -2,6 +2,7 @@
 //
 //	dlbd install [-repo DIR] [-jupyter-dir DIR] [-env KEY=VALUE]...   write the kernelspec
 //	dlbd launch -repo DIR [-direct] [-mode M] CONNECTION_FILE         start the kernel behind the protocol shim (kernel.json runs this)
+//	dlbd warm [-repo DIR]                                             warm the build cache for stateful cells (setup runs it)
 //	dlbd guard                                                        the kernel's guard process (started by launch)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
 //	dlbd doctor                                                       end-to-end check of the installed kernel
@@ -47,7 +48,8 @@ commands:
   install     write the dlbd kernelspec (into <repo>/.jupyter by default)
   launch      start the kernel for a Jupyter connection file (used by kernel.json)
   notebooks   execute notebooks with nbconvert on the dlbd kernel and report failed cells
-  doctor      check the installed kernel end to end and say what is wrong`
+  doctor      check the installed kernel end to end and say what is wrong
+  warm        build a stateful cell once, so that notebooks' first cells are fast`
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string) error {
 		return runInstall(ctx, rest)
 	case "launch":
 		return runLaunch(ctx, rest)
+	case "warm":
+		return runWarm(ctx, rest)
 	case "guard":
 		return proc.RunGuard(os.Stdin)
 	case "notebooks":
