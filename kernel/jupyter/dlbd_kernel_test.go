@@ -20,7 +20,7 @@ import (
 // dlbdSpec returns the dlbd kernelspec: the repository's own .jupyter
 // first, then the standard Jupyter data path; mode, when not "", is the
 // mode the kernel starts in (DLBD_MODE).
-func dlbdSpec(t *testing.T, mode string) *KernelSpec {
+func dlbdSpec(t testing.TB, mode string) *KernelSpec {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("dlbd kernel protocol tests start GoNB and compile cells: skipped with -short")

@@ -57,7 +57,7 @@ func pythonSpec(t *testing.T) *KernelSpec {
 }
 
 // startClient starts spec and closes it at the end of the test.
-func startClient(t *testing.T, spec *KernelSpec, timeout time.Duration) *Client {
+func startClient(t testing.TB, spec *KernelSpec, timeout time.Duration) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

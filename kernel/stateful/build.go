@@ -15,10 +15,11 @@ type buildError struct{ out string }
 func (e *buildError) Error() string { return e.out }
 
 // goBuildPlugin builds the plugin whose main package is in mainDir.
-// -ldflags=-w leaves out DWARF, which stack traces do not need: plugins
-// are half the size and link faster.
+// -ldflags="-s -w" leaves out the symbol table and DWARF, which stack
+// traces (pclntab) and plugin.Open (the dynamic symbols) do not need: a
+// trivial cell's plugin is 3.3 MB (3.9 MB with -w alone) and links a little faster.
 func (s *Session) goBuildPlugin(ctx context.Context, so, mainDir string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-buildmode=plugin", "-ldflags=-w", "-o", so, ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-buildmode=plugin", "-ldflags=-s -w", "-o", so, ".")
 	cmd.Dir, cmd.Env = mainDir, s.goEnv()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

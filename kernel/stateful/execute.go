@@ -110,6 +110,7 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		return *res
 	}
 	for attempt := 0; ; attempt++ {
+		t0 := time.Now()
 		name := s.packageName(num)
 		o, err := s.hist.Compose(compose.Input{Num: num, Name: name, Decls: c.Decls, Body: c.Body, HasBody: c.HasBody, BodyLine: c.BodyLine})
 		var ce *compose.Error
@@ -122,7 +123,9 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		for _, n := range o.Notes {
 			out.Stream("stderr", "note: "+n+"\n")
 		}
+		t1 := time.Now()
 		so, res := s.build(ctx, o)
+		t2 := time.Now()
 		if res != nil {
 			if ctx.Err() != nil {
 				return interruptedResult(num, "while the cell compiled")
@@ -139,6 +142,9 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		done := r.inHost(s.h)
 		rep, err := s.h.run(host.Request{Plugin: so, Cell: num})
 		done()
+		if s.o.Trace {
+			fmt.Fprintf(s.o.Log, "dlbd stateful: Cell [%d]: compose %v, build %v, run %v\n", num, t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+		}
 		s.mu.Lock()
 		if err != nil {
 			return s.hostDied(r, num)

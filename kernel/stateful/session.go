@@ -36,6 +36,9 @@ type Options struct {
 	Guard *proc.Guard
 	// Log receives the session's own diagnostics; nil discards them.
 	Log io.Writer
+	// Trace logs the time each cell spent composing, building and running
+	// (DLBD_TRACE=1 for `dlbd launch`).
+	Trace bool
 	// InterruptGrace is how long an interrupted cell may take to stop
 	// before its host is killed; 0 means 5 s (GoNB's wait too).
 	InterruptGrace time.Duration

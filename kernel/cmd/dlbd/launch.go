@@ -52,7 +52,7 @@ func runLaunch(_ context.Context, args []string) error {
 			if err := stateful.Supported(env); err != nil {
 				return nil, err
 			}
-			return stateful.New(stateful.Options{Repo: *repo, Env: env, Guard: guard, Log: os.Stderr})
+			return stateful.New(stateful.Options{Repo: *repo, Env: env, Guard: guard, Log: os.Stderr, Trace: os.Getenv("DLBD_TRACE") == "1"})
 		},
 	})
 	if err != nil {
