@@ -2,7 +2,9 @@ package jupyter
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -209,33 +211,114 @@ func TestStatefulInterruptLoop(t *testing.T) {
 	}
 }
 
-func TestStatefulNoOrphansWhenLauncherKilled(t *testing.T) {
-	c := startDLBD(t)
-	go c.Execute(kerneltest.Context(t, 3*time.Minute), "import \"os/exec\"\n%%\nexec.Command(\"sleep\", \"300\").Start()\nfor { time.Sleep(time.Second) }")
-	for i := 0; !hasCellProcess(c, "stateful"); i++ {
-		if i == 1200 {
-			t.Fatal("no host process within 2 minutes")
+// kernelDirs returns the temporary directories of the kernel's processes:
+// the shim's private one (GoNB's TMPDIR is inside it) and the stateful
+// session's, read from their environments.
+func kernelDirs(procs []Process) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range procs {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.PID))
+		if err != nil {
+			continue
 		}
-		time.Sleep(100 * time.Millisecond)
+		for _, kv := range strings.Split(string(data), "\x00") {
+			k, v, _ := strings.Cut(kv, "=")
+			if k == "TMPDIR" && strings.Contains(v, "dlbd-kernel-") {
+				v = filepath.Dir(v) // <private dir>/tmp
+			}
+			if (k == "TMPDIR" || k == "GONB_TMP_DIR") && strings.Contains(filepath.Base(v), "dlbd-") && !seen[v] {
+				seen[v] = true
+				dirs = append(dirs, v)
+			}
+		}
 	}
-	time.Sleep(time.Second) // the cell starts its sleep
-	procs, err := c.Processes()
+	return dirs
+}
+
+// sleepers returns the test's "sleep 300" and "sleep 301" processes,
+// wherever they are in the process tree.
+func sleepers(t *testing.T) []Process {
+	all, err := Processes()
 	if err != nil {
-		kerneltest.Missing(t, "cannot list processes: %v", err)
-	}
-	if err := syscall.Kill(c.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for _, p := range procs {
-		for p.Alive() && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if p.Alive() {
-			t.Errorf("%v still alive 10 s after kill -9 of the launcher (of %v)", p, procs)
+	var out []Process
+	for _, p := range all {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+		if c := string(cmd); (c == "sleep\x00300\x00" || c == "sleep\x00301\x00") && p.Alive() {
+			out = append(out, p)
 		}
 	}
-	if matches, _ := filepathGlob(os.TempDir(), "dlbd-session-*"); len(matches) > 0 {
-		t.Logf("session directories still in %s: %v (other kernels may own them)", os.TempDir(), matches)
+	if len(out) < 2 {
+		t.Fatalf("found %d of the cell's two sleep processes", len(out))
+	}
+	return out
+}
+
+// TestDLBDNoOrphans kills the kernel's processes in the ways issue 18
+// lists, while a cell runs and has started a child of its own, and checks
+// by PID that none of the kernel's family is left, and that its temporary
+// directories are gone.
+func TestDLBDNoOrphans(t *testing.T) {
+	kills := map[string]func(t *testing.T, c *Client, procs []Process){
+		"shutdown": func(t *testing.T, c *Client, _ []Process) {
+			if err := c.Shutdown(kerneltest.Context(t, 30*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"kill-9-launcher": func(t *testing.T, c *Client, _ []Process) { syscall.Kill(c.PID(), syscall.SIGKILL) },
+		"kill-9-gonb": func(t *testing.T, c *Client, procs []Process) {
+			for _, p := range procs {
+				if p.Comm == "gonb" {
+					syscall.Kill(p.PID, syscall.SIGKILL)
+				}
+			}
+		},
+	}
+	for _, mode := range []string{"stateful", "process"} {
+		for _, how := range []string{"shutdown", "kill-9-launcher", "kill-9-gonb"} {
+			t.Run("mode="+mode+"/"+how, func(t *testing.T) {
+				c := startDLBDMode(t, mode)
+				go c.Execute(kerneltest.Context(t, 3*time.Minute), "!(sleep 300 >/dev/null 2>&1 &)\nimport \"os/exec\"\n%%\nexec.Command(\"sleep\", \"301\").Start()\nfor { time.Sleep(time.Second) }")
+				for i := 0; !hasCellProcess(c, mode); i++ {
+					if i == 1200 {
+						t.Fatal("no cell process within 2 minutes")
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				time.Sleep(time.Second) // the cell starts its sleep
+				procs, err := c.Processes()
+				if err != nil {
+					kerneltest.Missing(t, "cannot list processes: %v", err)
+				}
+				procs = append(procs, sleepers(t)...) // a double-forked shell child leaves the tree
+				dirs := kernelDirs(procs)
+				kills[how](t, c, procs)
+				deadline := time.Now().Add(15 * time.Second)
+				for _, p := range procs {
+					for p.Alive() && time.Now().Before(deadline) {
+						time.Sleep(50 * time.Millisecond)
+					}
+					if p.Alive() {
+						t.Errorf("%v still alive 15 s after %s (the kernel's processes were %v)", p, how, procs)
+					}
+				}
+				if len(dirs) == 0 {
+					t.Errorf("found no temporary directory of the kernel in its processes' environments")
+				}
+				for _, d := range dirs {
+					for time.Now().Before(deadline) {
+						if _, err := os.Stat(d); os.IsNotExist(err) {
+							break
+						}
+						time.Sleep(50 * time.Millisecond)
+					}
+					if _, err := os.Stat(d); err == nil {
+						t.Errorf("%s still exists after %s", d, how)
+					}
+				}
+			})
+		}
 	}
 }

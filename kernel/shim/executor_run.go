@@ -153,6 +153,11 @@ func (s *shim) publish(parent wire.Parts, msgType string, content any) {
 
 // reply sends a shell reply to the request req.
 func (s *shim) reply(req wire.Parts, msgType string, content any) {
+	s.replyOn(shell, req, msgType, content)
+}
+
+// replyOn sends a reply to the request req on channel ch.
+func (s *shim) replyOn(ch int, req wire.Parts, msgType string, content any) {
 	p := wire.Parts{
 		Identities:   req.Identities,
 		Header:       encode(s.header(msgType)),
@@ -160,7 +165,7 @@ func (s *shim) reply(req wire.Parts, msgType string, content any) {
 		Metadata:     []byte("{}"),
 		Content:      encode(content),
 	}
-	s.forward(s.jup, shell, wire.Encode(s.signer, p))
+	s.forward(s.jup, ch, wire.Encode(s.signer, p))
 }
 
 // replyError answers a request the shim refuses with an error reply of

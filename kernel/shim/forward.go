@@ -3,6 +3,7 @@ package shim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -61,6 +62,19 @@ func (s *shim) fromJupyter(ch int, frames [][]byte) {
 		s.reject(ch, frames, p, err)
 		return
 	}
+	if s.signer.Enabled() && !s.digests.add(p.Signature) {
+		s.reject(ch, frames, p, errReplayed)
+		return
+	}
+	_, fixed, err := checkMessage(p.Header, p.ParentHeader, p.Metadata, p.Content)
+	if err != nil {
+		s.refuse(ch, p, err.(*badRequest))
+		return
+	}
+	if fixed != nil {
+		p.Content = fixed
+		frames = wire.Encode(s.signer, p)
+	}
 	h := parseHeader(p.Header)
 	switch {
 	case ch == shell && h.MsgType == "is_complete_request":
@@ -76,6 +90,27 @@ func (s *shim) fromJupyter(ch int, frames [][]byte) {
 		s.control.add(h.MsgID)
 	}
 	s.forward(s.ker, ch, frames)
+}
+
+// errReplayed is why a message whose signature was already seen is
+// dropped.
+var errReplayed = errors.New("its signature was seen before: a replayed message")
+
+// refuse answers a verified message that is malformed with an error reply
+// on its channel (when it is a request whose type can be read), logs it,
+// and does not forward it.
+func (s *shim) refuse(ch int, p wire.Parts, bad *badRequest) {
+	s.log.Printf("%s: refused a malformed message: %s", channelNames[ch], bad.reason)
+	rt := replyType(bad.msgType)
+	if rt == "" {
+		return
+	}
+	if _, err := checkHeader("header", p.Header, false); err != nil {
+		p.Header = nil // the reply's parent_header must be an object
+	}
+	s.publish(p, "status", map[string]string{"execution_state": "busy"})
+	s.replyOn(ch, p, rt, map[string]any{"status": "error", "ename": "bad_request", "evalue": bad.reason, "traceback": []string{bad.reason}})
+	s.publish(p, "status", map[string]string{"execution_state": "idle"})
 }
 
 // reject logs a request that failed verification, once per peer: a peer

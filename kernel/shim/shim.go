@@ -42,6 +42,9 @@ type Options struct {
 	// receives the guard (nil without one) and GoNB's environment. Without
 	// it every cell goes to GoNB.
 	Executor func(guard *proc.Guard, env []string) (Executor, error)
+	// MaxMessage bounds one message from Jupyter (all its frames), checked
+	// while it is read, before its signature; 0 means DefaultMaxMessage.
+	MaxMessage int64
 	// Mode is the mode the kernel starts in: ModeStateful (the default when
 	// Executor is set) or ModeProcess.
 	Mode string
@@ -134,7 +137,10 @@ func Run(ctx context.Context, o Options) (int, error) {
 	}
 	sctx, cancel := context.WithCancel(context.Background()) // the life of the sockets
 	defer cancel()
-	jup, err := bindJupyter(sctx, ci, logger)
+	if o.MaxMessage <= 0 {
+		o.MaxMessage = DefaultMaxMessage
+	}
+	jup, err := bindJupyter(sctx, ci, o.MaxMessage, logger)
 	if err != nil {
 		return 0, err
 	}
@@ -205,10 +211,11 @@ type shim struct {
 	id       []byte // identity of the shim's sockets towards the kernel
 	session  string // session of the messages the shim writes itself
 
-	cells   cells    // execute requests whose output is watched for panics
-	exec    *execute // the ordered queue of execute requests
-	control idSet    // msg_ids of control requests still awaiting a reply
-	warned  idSet    // peers already told about a dropped message
+	cells   cells         // execute requests whose output is watched for panics
+	exec    *execute      // the ordered queue of execute requests
+	control idSet         // msg_ids of control requests still awaiting a reply
+	warned  idSet         // peers already told about a dropped message
+	digests digestHistory // signatures accepted: replays are refused
 
 	closing atomic.Bool    // set before the sockets are closed
 	loops   sync.WaitGroup // the forwarding goroutines

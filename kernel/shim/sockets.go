@@ -73,7 +73,7 @@ func endpoints(ci protocol.ConnectionInfo) [numChannels]string {
 
 // bindJupyter creates the sockets a kernel offers Jupyter and binds them
 // where Jupyter's connection file says. On error nothing stays bound.
-func bindJupyter(ctx context.Context, ci protocol.ConnectionInfo, logger *log.Logger) (*side, error) {
+func bindJupyter(ctx context.Context, ci protocol.ConnectionInfo, maxMessage int64, logger *log.Logger) (*side, error) {
 	opts := []zmq4.Option{zmq4.WithLogger(logger), zmq4.WithTimeout(sendTimeout)}
 	sd := &side{name: "jupyter"}
 	sd.socks = [numChannels]zmq4.Socket{
@@ -81,7 +81,12 @@ func bindJupyter(ctx context.Context, ci protocol.ConnectionInfo, logger *log.Lo
 		zmq4.NewPub(ctx, opts...), zmq4.NewRep(ctx, opts...),
 	}
 	for ch, ep := range endpoints(ci) {
-		if err := sd.socks[ch].Listen(ep); err != nil {
+		lep, err := limitedEndpoint(ep, maxMessage)
+		if err != nil {
+			sd.close()
+			return nil, err
+		}
+		if err := sd.socks[ch].Listen(lep); err != nil {
 			sd.close()
 			return nil, fmt.Errorf("shim: listen for Jupyter's %s channel on %s: %w (is another kernel using this port?)", channelNames[ch], ep, err)
 		}

@@ -52,6 +52,8 @@ func buildFailed(num int, err error) Result {
 				loc += ":" + m[3]
 			}
 			lines = append(lines, loc+": "+m[4])
+		} else if strings.HasPrefix(l, "dlbd-generated:") {
+			lines = append(lines, "the kernel generated code Go does not accept (a bug of the dlbd kernel; please report it with the cell): "+l)
 		} else if !strings.HasPrefix(l, "# ") && strings.TrimSpace(l) != "" {
 			lines = append(lines, l)
 		}

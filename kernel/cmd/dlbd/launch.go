@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/kernelspec"
@@ -20,8 +21,12 @@ func runLaunch(_ context.Context, args []string) error {
 	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
 	direct := fs.Bool("direct", false, "run GoNB alone, without the protocol shim (for comparisons)")
 	mode := fs.String("mode", os.Getenv("DLBD_MODE"), "the mode cells start in: stateful (values live on) or process (a process per cell, GoNB); default $DLBD_MODE, else stateful")
+	maxMessage := fs.Int64("max-message", envInt64("DLBD_MAX_MESSAGE", shim.DefaultMaxMessage), "largest message accepted from Jupyter, in bytes, checked while it is read (default $DLBD_MAX_MESSAGE, else 64 MiB)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *maxMessage <= 0 {
+		return fmt.Errorf("launch: -max-message %d: want a positive number of bytes", *maxMessage)
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
@@ -46,8 +51,9 @@ func runLaunch(_ context.Context, args []string) error {
 			inner.ConnectionFile = connectionFile
 			return kernelspec.Command(inner, os.Environ())
 		},
-		Guard: []string{exe, "guard"},
-		Mode:  *mode,
+		Guard:      []string{exe, "guard"},
+		MaxMessage: *maxMessage,
+		Mode:       *mode,
 		Executor: func(guard *proc.Guard, env []string) (shim.Executor, error) {
 			if err := stateful.Supported(env); err != nil {
 				return nil, err
@@ -62,6 +68,14 @@ func runLaunch(_ context.Context, args []string) error {
 		return exitStatus(status)
 	}
 	return nil
+}
+
+// envInt64 returns the integer in environment variable name, or def.
+func envInt64(name string, def int64) int64 {
+	if n, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil {
+		return n
+	}
+	return def
 }
 
 // exitStatus is the exit status of a kernel that ended with one; dlbd

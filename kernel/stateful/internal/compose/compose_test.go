@@ -122,3 +122,13 @@ func TestComposeCompiles(t *testing.T) {
 	s.must("%%\nfmt.Println(id(\"x\"), w.Perdidas)")
 	s.build()
 }
+
+func TestComposeBlankAndMultiAssign(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds packages")
+	}
+	s := newSession(t)
+	s.must("import \"os\"\n%%\nf, _ := os.Open(os.DevNull)\n_, err := f.Stat()\nvar _, g = 1, 2")
+	s.must("%%\nfmt.Println(f != nil, err, g)")
+	s.build()
+}

@@ -31,7 +31,7 @@ func (u *unit) lift() (moved []ast.Node, lifted []*types.Var, keep, notes []stri
 		ok = true
 		for _, id := range ids {
 			v, isVar := u.info.Defs[id].(*types.Var)
-			if !isVar {
+			if !isVar || id.Name == "_" {
 				continue // _ or a variable declared earlier in the body
 			}
 			vars = append(vars, v)
