@@ -153,6 +153,18 @@ func TestSessionSemantics(t *testing.T) {
 			t.Errorf("evalue = %q; want %q and the message", res.EValue, want)
 		}
 	})
+	t.Run("large-map-literal", func(t *testing.T) {
+		// The linker drops the initialisation of a large map literal that
+		// nothing in its plugin refers to; the cell's plugin must keep it.
+		var entries []string
+		for i := range 40 {
+			entries = append(entries, fmt.Sprintf("\"k%d\": %d", i, i))
+		}
+		ts.ok("var grande = map[string]int{" + strings.Join(entries, ", ") + "}")
+		if got := ts.ok("%%\nfmt.Println(len(grande), grande[\"k39\"])"); got != "40 39\n" {
+			t.Errorf("a 40-entry map declared in the cell before: %q; want 40 39", got)
+		}
+	})
 	t.Run("who-and-reset", func(t *testing.T) {
 		_, rec := ts.run("%who")
 		if len(rec.displays) != 1 || !strings.Contains(rec.displays[0].Data["text/plain"].(string), "contador") && !strings.Contains(rec.displays[0].Data["text/plain"].(string), "Punto") {

@@ -68,6 +68,18 @@ func (u *unit) generate() (*Output, error) {
 		out.Defines = append(out.Defines, &Symbol{Name: obj.Name(), Kind: kindOf(obj), Cell: pkg, obj: obj})
 	}
 
+	// Every variable is reachable from the plugin (which refers to
+	// Dlbd_vars): the linker drops the initialisation of a large map
+	// literal that nothing in the plugin refers to, and a later cell would
+	// find the map nil.
+	var vars []string
+	for _, obj := range u.objects(lifted) {
+		if v, ok := obj.(*types.Var); ok {
+			vars = append(vars, "&"+v.Name())
+		}
+	}
+	fmt.Fprintf(&decls, "var %s = []any{%s}\n", varsHandle, strings.Join(vars, ", "))
+
 	var body strings.Builder
 	body.WriteString(u.ed.render(u.lay.bodyStart, u.lay.bodyEnd))
 	if len(keep) > 0 {

@@ -87,6 +87,10 @@ const generatedFile = "dlbd-generated"
 // runFunc is the function that holds a cell's body; the plugin calls it.
 const runFunc = "Dlbd_run"
 
+// varsHandle lists the addresses of a cell's variables; the plugin refers
+// to it, so that the linker keeps their initialisation.
+const varsHandle = "Dlbd_vars"
+
 // reservedPrefix starts the names the kernel gives its handles; a cell may
 // not declare names that start with it.
 const reservedPrefix = "Dlbd_"
