@@ -157,12 +157,12 @@ func TestSessionSemantics(t *testing.T) {
 		// The linker drops the initialisation of a large map literal that
 		// nothing in its plugin refers to; the cell's plugin must keep it.
 		var entries []string
-		for i := range 40 {
-			entries = append(entries, fmt.Sprintf("\"k%d\": %d", i, i))
+		for i := range 30 {
+			entries = append(entries, fmt.Sprintf("\"k%d\": {\"a%d\", \"b\"}", i, i))
 		}
-		ts.ok("var grande = map[string]int{" + strings.Join(entries, ", ") + "}")
-		if got := ts.ok("%%\nfmt.Println(len(grande), grande[\"k39\"])"); got != "40 39\n" {
-			t.Errorf("a 40-entry map declared in the cell before: %q; want 40 39", got)
+		ts.ok("type Par struct{ A, B string }\nvar grande = map[string]Par{" + strings.Join(entries, ", ") + "}")
+		if got := ts.ok("%%\nfmt.Println(len(grande), grande[\"k29\"].A)"); got != "30 a29\n" {
+			t.Errorf("a 30-entry map declared in the cell before: %q; want 30 a29", got)
 		}
 	})
 	t.Run("who-and-reset", func(t *testing.T) {
