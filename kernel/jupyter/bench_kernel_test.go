@@ -62,7 +62,7 @@ const reuseSetup = `import (
 )
 
 func entrenar() *nn.MLP {
-	x, y, _, _ := data.Regression(data.RegressionConfig{Samples: 512, Features: 16, Seed: 1})
+	x, y, _, _ := data.Regression(data.RegressionConfig{N: 512, Dim: 16, Seed: 1})
 	m := nn.NewMLP([]int{16, 64, 64, 1}, nn.MLPConfig{})
 	opt := optim.NewAdam(nn.Parameters(m), optim.AdamConfig{LR: 1e-3})
 	for range 300 {
