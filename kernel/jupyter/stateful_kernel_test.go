@@ -116,6 +116,7 @@ func TestStatefulHostDeaths(t *testing.T) {
 		{"os-exit", "%%\nos.Exit(3)", "exited with status 3"},
 		{"panic-on-goroutine", "%%\nhecho := make(chan bool)\ngo func() { panic(\"fuera de la celda\") }()\n<-hecho", "fuera de la celda"},
 		{"segfault", "import \"syscall\"\n%%\nsyscall.Kill(syscall.Getpid(), syscall.SIGSEGV)", "SIGSEGV: segmentation violation"},
+		{"killed-like-out-of-memory", "import \"syscall\"\n%%\nsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)", "out of memory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			run(t, c, "%%\nantes := 1")
@@ -321,4 +322,47 @@ func TestDLBDNoOrphans(t *testing.T) {
 			})
 		}
 	}
+}
+
+// hostPID returns the pid of the kernel's stateful host process.
+func hostPID(t *testing.T, c *Client) int {
+	t.Helper()
+	procs, err := c.Processes()
+	if err != nil {
+		kerneltest.Missing(t, "cannot list processes: %v", err)
+	}
+	for _, p := range procs {
+		if strings.HasPrefix(p.Comm, "dlbd-host") {
+			return p.PID
+		}
+	}
+	t.Fatal("no host process")
+	return 0
+}
+
+// TestStatefulSoak runs 200 cells in one session, each building on the
+// one before, checks every value at the end, and reports how much the
+// host's memory grew per cell (plugins never unload; README figure).
+func TestStatefulSoak(t *testing.T) {
+	c := startDLBD(t)
+	const cells = 200
+	t0 := time.Now()
+	run(t, c, "%%\nv0 := 0\nhistoria := []int{0}")
+	var rss10 int
+	for i := 1; i < cells; i++ {
+		if time.Since(t0) > 8*time.Minute {
+			t.Fatalf("the soak took over 8 minutes at cell %d", i)
+		}
+		run(t, c, fmt.Sprintf("func paso%d(x int) int { return x + 1 }\n%%%%\nv%d := paso%d(v%d)\nhistoria = append(historia, v%d)", i, i, i, i-1, i))
+		if i == 10 {
+			rss10 = rss(t, hostPID(t, c))
+		}
+	}
+	got := run(t, c, fmt.Sprintf("%%%%\nfmt.Println(v%d, len(historia), historia[57], paso3(v10))", cells-1))
+	if want := fmt.Sprintf("%d %d 57 11\n", cells-1, cells); got != want {
+		t.Errorf("after %d cells: %q; want %q", cells, got, want)
+	}
+	mib := rss(t, hostPID(t, c))
+	t.Logf("%d cells in %v (%.0f ms per cell); host RSS %d MiB after cell 10, %d MiB after cell %d: %.2f MiB per cell",
+		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/cells, rss10, mib, cells, float64(mib-rss10)/float64(cells-10))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/jupyter"
 	"github.com/dlbd/dlbd/kernel/protocol"
@@ -34,6 +35,23 @@ func TestMain(m *testing.M) {
 				// os/exec keeps the last of duplicate variables.
 				return []string{os.Args[0], connFile}, append(os.Environ(), "SHIM_TEST_ROLE=kernel"), nil
 			},
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(status)
+	case "shim-stateful", "shim-unavailable":
+		var unavailable error
+		if os.Getenv("SHIM_TEST_ROLE") == "shim-unavailable" {
+			unavailable = errors.New("no C compiler (gcc) on PATH")
+		}
+		status, err := Run(context.Background(), Options{
+			ConnectionFile: os.Args[1],
+			Command: func(connFile string) ([]string, []string, error) {
+				return []string{os.Args[0], connFile}, append(os.Environ(), "SHIM_TEST_ROLE=kernel"), nil
+			},
+			Executor: func(*proc.Guard, []string) (Executor, error) { return &fakeExecutor{unavailable: unavailable}, nil },
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,102 @@
+package shim
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/stateful"
+)
+
+// fakeExecutor stands for the stateful executor: it prints "stateful
+// <code>" and fails the cell "falla" after half a second.
+type fakeExecutor struct{ unavailable error }
+
+func (f *fakeExecutor) Available() error { return f.unavailable }
+
+func (f *fakeExecutor) Execute(_ context.Context, code string, num int, out stateful.Output) stateful.Result {
+	out.Stream("stdout", "stateful "+code+"\n")
+	if code == "falla" {
+		time.Sleep(500 * time.Millisecond) // as a cell compiles: the requests behind it queue up
+		return stateful.Result{Status: "error", EName: "panic", EValue: "falló", Traceback: []string{"panic: falló"}}
+	}
+	return stateful.Result{Status: "ok"}
+}
+
+func (f *fakeExecutor) Interrupt()   {}
+func (f *fakeExecutor) Close() error { return nil }
+
+// runCode runs code and returns its stdout and execution count.
+func runCode(t *testing.T, c *jupyter.Client, code string) (string, int) {
+	t.Helper()
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), code)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v", code, err)
+	}
+	return ex.Stdout(), ex.Reply.ExecutionCount
+}
+
+func TestModesShareOneQueueAndCount(t *testing.T) {
+	c := start(t, "shim-stateful")
+	steps := []struct {
+		code, stdout string
+		count        int
+	}{
+		{"uno", "stateful uno\n", 1},
+		{"%mode process", "Process mode", 2},
+		{"dos", "dos\n", 3}, // GoNB (the fake kernel) counts 1: the shim renumbers
+		{"%mode stateful", "Stateful mode", 4},
+		{"tres", "stateful tres\n", 5},
+	}
+	for _, st := range steps {
+		out, n := runCode(t, c, st.code)
+		if !strings.Contains(out, st.stdout) || n != st.count {
+			t.Errorf("Execute(%q) = stdout %q, count %d; want %q, %d", st.code, out, n, st.stdout, st.count)
+		}
+	}
+}
+
+func TestUnavailableExecutorFallsBackToProcesses(t *testing.T) {
+	c := start(t, "shim-unavailable")
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), "hola")
+	if err != nil || ex.Stdout() != "hola\n" {
+		t.Fatalf("Execute = stdout %q, %v; want the fake kernel's hola", ex.Stdout(), err)
+	}
+	if e := ex.Stderr(); !strings.Contains(e, "stateful mode is unavailable (no C compiler (gcc) on PATH)") {
+		t.Errorf("stderr %q; want the reason the stateful mode is off", e)
+	}
+}
+
+func TestFailedCellAbortsQueuedOnes(t *testing.T) {
+	c := start(t, "shim-stateful")
+	var subs []*jupyter.Subscription
+	for _, code := range []string{"falla", "otra", "y otra"} {
+		m, _ := c.NewMessage("execute_request", jupyter.ExecuteRequest{Code: code, UserExpressions: map[string]string{}})
+		subs = append(subs, c.Subscribe(m))
+		if err := c.Send(kerneltest.Context(t, 5*time.Second), jupyter.Shell, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"error", "aborted", "aborted"}
+	for i, s := range subs {
+		ctx := kerneltest.Context(t, 10*time.Second)
+		for {
+			m, err := s.Next(ctx)
+			if err != nil {
+				t.Fatalf("request %d: %v", i, err)
+			}
+			if m.Header.MsgType == "execute_reply" {
+				var r jupyter.ExecuteReply
+				m.DecodeContent(&r)
+				if r.Status != want[i] {
+					t.Errorf("request %d: status %q; want %q (a failed cell aborts the ones queued behind it)", i, r.Status, want[i])
+				}
+				break
+			}
+		}
+		s.Close()
+	}
+}
