@@ -74,7 +74,7 @@ func TestFailedCellAbortsQueuedOnes(t *testing.T) {
 	c := start(t, "shim-stateful")
 	var subs []*jupyter.Subscription
 	for _, code := range []string{"falla", "otra", "y otra"} {
-		m, _ := c.NewMessage("execute_request", jupyter.ExecuteRequest{Code: code, UserExpressions: map[string]string{}})
+		m, _ := c.NewMessage("execute_request", jupyter.ExecuteRequest{Code: code, UserExpressions: map[string]string{}, StopOnError: true})
 		subs = append(subs, c.Subscribe(m))
 		if err := c.Send(kerneltest.Context(t, 5*time.Second), jupyter.Shell, m); err != nil {
 			t.Fatal(err)
