@@ -15,16 +15,8 @@ import (
 // It reports whether the cell succeeded.
 func (e *execute) run(j *job) bool {
 	s := e.s
-	s.publish(j.parts, "status", map[string]string{"execution_state": "busy"})
-	defer s.publish(j.parts, "status", map[string]string{"execution_state": "idle"})
-	num := 0
-	if j.req.counts() {
-		e.count++
-		num = e.count
-	}
-	if !j.req.Silent {
-		s.publish(j.parts, "execute_input", map[string]any{"code": *j.req.Code, "execution_count": num})
-	}
+	num, done := e.begin(j)
+	defer done()
 	out := &cellOutput{s: s, parent: j.parts, silent: j.req.Silent}
 	e.running.Store(true)
 	res := e.ex.Execute(context.Background(), *j.req.Code, num, out)
@@ -50,17 +42,26 @@ func (e *execute) run(j *job) bool {
 	return false
 }
 
-// switchMode runs a %mode cell in either mode.
-func (e *execute) switchMode(j *job, c *cell.Cell) {
-	s := e.s
-	s.publish(j.parts, "status", map[string]string{"execution_state": "busy"})
-	defer s.publish(j.parts, "status", map[string]string{"execution_state": "idle"})
-	num := 0
+// begin starts the shim's execution of j: status busy, its execution
+// count (0 when it is not counted) and execute_input. done publishes
+// status idle.
+func (e *execute) begin(j *job) (num int, done func()) {
+	e.s.publish(j.parts, "status", map[string]string{"execution_state": "busy"})
 	if j.req.counts() {
 		e.count++
 		num = e.count
 	}
-	s.publish(j.parts, "execute_input", map[string]any{"code": *j.req.Code, "execution_count": num})
+	if !j.req.Silent {
+		e.s.publish(j.parts, "execute_input", map[string]any{"code": *j.req.Code, "execution_count": num})
+	}
+	return num, func() { e.s.publish(j.parts, "status", map[string]string{"execution_state": "idle"}) }
+}
+
+// switchMode runs a %mode cell in either mode.
+func (e *execute) switchMode(j *job, c *cell.Cell) {
+	s := e.s
+	num, done := e.begin(j)
+	defer done()
 	m, _ := c.Magic("mode")
 	args := m.Args()
 	fail := func(msg string) {
