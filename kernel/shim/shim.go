@@ -92,14 +92,6 @@ func Run(ctx context.Context, o Options) (int, error) {
 		return 0, fmt.Errorf("shim: make a private directory for the kernel: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	var guard *proc.Guard
-	if len(o.Guard) > 0 {
-		if guard, err = proc.StartGuard(o.Guard); err != nil {
-			logger.Printf("%v: processes may outlive a killed kernel", err)
-		}
-	}
-	defer guard.Close()
-	guard.Dir(dir)
 	inner, err := innerConnection(ci, dir)
 	if err != nil {
 		return 0, err
@@ -114,6 +106,15 @@ func Run(ctx context.Context, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The guard starts once there is something to guard: a kernel to run.
+	var guard *proc.Guard
+	if len(o.Guard) > 0 {
+		if guard, err = proc.StartGuard(o.Guard); err != nil {
+			logger.Printf("%v: processes may outlive a killed kernel", err)
+		}
+	}
+	defer guard.Close()
+	guard.Dir(dir)
 	// GoNB's temporary directories (one per session, with its cells'
 	// programs) go inside ours, so that they go with it.
 	tmp := filepath.Join(dir, "tmp")

@@ -32,6 +32,10 @@ func (s *Session) goBuildPlugin(ctx context.Context, so, mainDir string) error {
 	return nil
 }
 
+// dynlinkAsm matches the assembler's refusal to build a package's
+// assembly for a plugin, naming the package ("# github.com/pierrec/lz4/v4/internal/lz4block" before it).
+var dynlinkAsm = regexp.MustCompile(`(?s)# (\S+)\n[^#]*clobbered by a global variable access`)
+
 // cellPosition matches a position in a cell in the go command's output.
 var cellPosition = regexp.MustCompile(`^dlbd-cell-(\d+):(\d+)(?::(\d+))?: (.*)$`)
 
@@ -60,6 +64,10 @@ func buildFailed(num int, err error) Result {
 	}
 	if len(lines) == 0 {
 		lines = []string{fmt.Sprintf("Cell [%d]: the build failed without a message", num)}
+	}
+	if m := dynlinkAsm.FindStringSubmatch(be.out); m != nil {
+		// Some assembly cannot be built position-independent, as plugins are.
+		lines = append([]string{fmt.Sprintf("Cell [%d] imports %s, whose assembly Go cannot build as a plugin (-dynlink), which the stateful mode needs. Run this notebook in the process mode: a cell with %%mode process (each cell its own program; values do not live on between cells).", num, m[1])}, lines...)
 	}
 	return Result{Status: "error", EName: "compile", EValue: lines[0], Traceback: lines}
 }
