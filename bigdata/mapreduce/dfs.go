@@ -282,10 +282,10 @@ func (d *DFS) readBlock(f *File, b Block, prefer int) ([]byte, int, error) {
 
 // Split is what a map task reads: the lines that start in one block.
 type Split struct {
-	Lines  []string
-	Node   int  // the node that served the block
-	Local  bool // the block was on the reader's node (no network in a real cluster)
-	Extra  int  // bytes read from neighbouring blocks to find the line boundaries
+	Lines []string
+	Node  int  // the node that served the block
+	Local bool // the block was on the reader's node (no network in a real cluster)
+	Extra int  // bytes read from neighbouring blocks to find the line boundaries
 }
 
 // ReadSplit returns the lines that start in block i of f, read from a live replica, on

@@ -58,8 +58,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	argv = append(argv, "spark-internal")
 	st, err := service.Start(ctx, service.Spec{
 		Name: "Spark Connect server", Addr: addr, Argv: argv,
-		Env:  []string{"SPARK_HOME=" + home, "SPARK_LOCAL_IP=127.0.0.1", "JAVA_HOME=" + filepath.Dir(filepath.Dir(resolve(java))), "SPARK_LOG_DIR=" + scratch},
-		Dir:  scratch, Log: filepath.Join(dir, fmt.Sprintf("server-%d.log", cfg.Port)),
+		Env: []string{"SPARK_HOME=" + home, "SPARK_LOCAL_IP=127.0.0.1", "JAVA_HOME=" + filepath.Dir(filepath.Dir(resolve(java))), "SPARK_LOG_DIR=" + scratch},
+		Dir: scratch, Log: filepath.Join(dir, fmt.Sprintf("server-%d.log", cfg.Port)),
 		StateFile: cfg.stateFile(dir), Watch: cfg.Watch, Timeout: cfg.StartTimeout,
 		Hint: "Check Java (java -version: 17 or 21) and memory (Config.DriverMemory); `make spark-stop` stops a server left running.",
 	})
