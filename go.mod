@@ -8,6 +8,7 @@ tool (
 )
 
 require (
+	github.com/apache/arrow-go/v18 v18.9.0
 	github.com/apache/spark-connect-go v0.1.1-0.20250826122459-0e3d565b63e6
 	github.com/ebitengine/purego v0.11.3
 	github.com/go-echarts/go-echarts/v2 v2.6.7
@@ -21,7 +22,9 @@ require (
 
 require (
 	cloud.google.com/go/compute/metadata v0.9.0 // indirect
-	github.com/apache/arrow-go/v18 v18.9.0 // indirect
+	github.com/andybalholm/brotli v1.2.8 // indirect
+	github.com/apache/thrift v0.25.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
 	github.com/go-errors/errors v1.5.1 // indirect
