@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/bigdata/internal/service"
 )
 
 // DefaultPort is Spark Connect's standard port.
@@ -52,25 +52,12 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// repo returns the checkout: $DLBD_REPO (set by the kernelspec), else the one around the
-// working directory.
-func repo() (string, error) {
-	if r := os.Getenv("DLBD_REPO"); r != "" {
-		return r, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return kernel.FindRepo(wd)
-}
-
 // dir returns Config.Dir or its default.
 func (c Config) dir() (string, error) {
 	if c.Dir != "" {
 		return c.Dir, nil
 	}
-	r, err := repo()
+	r, err := service.Repo()
 	if err != nil {
 		return "", fmt.Errorf("bigdata/spark: %w (or set Config.Dir)", err)
 	}
@@ -89,7 +76,7 @@ func (c Config) home() (string, error) {
 		}
 		return c.Home, nil
 	}
-	r, err := repo()
+	r, err := service.Repo()
 	if err != nil {
 		return "", fmt.Errorf("bigdata/spark: %w (or set Config.Home)", err)
 	}

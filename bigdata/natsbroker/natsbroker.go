@@ -1,0 +1,153 @@
+// Package natsbroker is the streaming notebook's default broker: a NATS server with
+// JetStream (its persistent, replayable log) embedded in the process, on 127.0.0.1 and a
+// random port, so every cell can start one in milliseconds with nothing installed. It
+// implements stream.Broker: a topic is a JetStream stream whose subject is the topic name,
+// read by an ordered consumer from the first message.
+//
+// The log is stored in a directory: a later cell that starts a broker on the same
+// directory finds the events again (the durability a log-based broker gives).
+//
+// Course: "Procesamiento en streaming". NATS is a CNCF project; JetStream adds persistence
+// and replay, the role Kafka's log plays.
+package natsbroker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/dlbd/dlbd/bigdata/stream"
+)
+
+// Broker is an embedded NATS JetStream server and a client connected to it.
+type Broker struct {
+	srv *server.Server
+	nc  *nats.Conn
+	js  jetstream.JetStream
+}
+
+var _ stream.Broker = (*Broker)(nil)
+
+// Start starts the embedded server with its JetStream store in dir and connects to it. It
+// returns within 10 s (measured start: ~30 ms).
+func Start(dir string) (*Broker, error) {
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT,
+		JetStream: true, StoreDir: dir, NoLog: true, NoSigs: true})
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/natsbroker: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("bigdata/natsbroker: the embedded server was not ready within 10 s (store %s): check that the directory is writable", dir)
+	}
+	nc, err := nats.Connect(srv.ClientURL(), nats.Timeout(5*time.Second))
+	if err != nil {
+		srv.Shutdown()
+		return nil, fmt.Errorf("bigdata/natsbroker: connect: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		srv.Shutdown()
+		return nil, fmt.Errorf("bigdata/natsbroker: %w", err)
+	}
+	return &Broker{srv: srv, nc: nc, js: js}, nil
+}
+
+// Name implements stream.Broker.
+func (b *Broker) Name() string { return "nats-jetstream" }
+
+// URL returns the server's client URL (nats://127.0.0.1:port).
+func (b *Broker) URL() string { return b.srv.ClientURL() }
+
+// CreateTopic implements stream.Broker: a new, empty stream named topic.
+func (b *Broker) CreateTopic(ctx context.Context, topic string) error {
+	if err := b.js.DeleteStream(ctx, topic); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return fmt.Errorf("bigdata/natsbroker: %w", err)
+	}
+	_, err := b.js.CreateStream(ctx, jetstream.StreamConfig{Name: topic, Subjects: []string{topic}, Storage: jetstream.FileStorage})
+	if err != nil {
+		return fmt.Errorf("bigdata/natsbroker: create %s: %w (topic names: letters, digits, '-' and '_')", topic, err)
+	}
+	return nil
+}
+
+// Publish implements stream.Broker: asynchronous publishes, then a wait for every ack.
+func (b *Broker) Publish(ctx context.Context, topic string, events ...stream.Event) error {
+	for _, e := range events {
+		if _, err := b.js.PublishAsync(topic, e.Encode()); err != nil {
+			return fmt.Errorf("bigdata/natsbroker: publish to %s: %w", topic, err)
+		}
+	}
+	select {
+	case <-b.js.PublishAsyncComplete():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("bigdata/natsbroker: publish to %s: %w", topic, ctx.Err())
+	}
+}
+
+// Count returns the number of events stored in topic.
+func (b *Broker) Count(ctx context.Context, topic string) (uint64, error) {
+	s, err := b.js.Stream(ctx, topic)
+	if err != nil {
+		return 0, fmt.Errorf("bigdata/natsbroker: %s: %w", topic, err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("bigdata/natsbroker: %w", err)
+	}
+	return info.State.Msgs, nil
+}
+
+// Consumer implements stream.Broker with an ordered consumer from the first message.
+func (b *Broker) Consumer(ctx context.Context, topic string) (stream.Consumer, error) {
+	c, err := b.js.OrderedConsumer(ctx, topic, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/natsbroker: consume %s: %w (create it with CreateTopic)", topic, err)
+	}
+	return &consumer{c: c}, nil
+}
+
+type consumer struct{ c jetstream.Consumer }
+
+func (c *consumer) Fetch(ctx context.Context, max int, wait time.Duration) ([]stream.Event, error) {
+	var batch jetstream.MessageBatch
+	var err error
+	if wait <= 0 {
+		batch, err = c.c.FetchNoWait(max)
+	} else {
+		batch, err = c.c.Fetch(max, jetstream.FetchMaxWait(wait))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/natsbroker: fetch: %w", err)
+	}
+	var out []stream.Event
+	for m := range batch.Messages() {
+		e, err := stream.Decode(m.Data())
+		if err != nil {
+			return out, err
+		}
+		out = append(out, e)
+	}
+	if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+		return out, fmt.Errorf("bigdata/natsbroker: fetch: %w", err)
+	}
+	return out, ctx.Err()
+}
+
+func (c *consumer) Close() error { return nil }
+
+// Close implements stream.Broker: it disconnects and shuts the server down.
+func (b *Broker) Close() error {
+	b.nc.Close()
+	b.srv.Shutdown()
+	b.srv.WaitForShutdown()
+	return nil
+}
