@@ -79,7 +79,9 @@ func (c Config) resolve() (Config, error) {
 	return c, nil
 }
 
-func (c Config) stateFile() string { return filepath.Join(c.Dir, fmt.Sprintf("broker-%d.json", c.Port)) }
+func (c Config) stateFile() string {
+	return filepath.Join(c.Dir, fmt.Sprintf("broker-%d.json", c.Port))
+}
 
 // Installed reports whether the Kafka jars are in cfg.Libs, and if not, why.
 func Installed(cfg Config) error {
