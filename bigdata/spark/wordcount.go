@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/spark-connect-go/spark/sql"
 	"github.com/apache/spark-connect-go/spark/sql/functions"
+	"github.com/apache/spark-connect-go/spark/sql/utils"
 )
 
 // WordsSQL is mapreduce.Words in Spark SQL: lower-case, split on runs of non-letters,
@@ -116,4 +117,14 @@ func (s *Server) TaskFailures(mark int64) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Plan returns the physical plan Spark chose for df (df.explain() in PySpark): the stages,
+// and the Exchange operators where data is shuffled between them.
+func Plan(ctx context.Context, df sql.DataFrame) (string, error) {
+	p, err := df.Explain(ctx, utils.ExplainModeSimple)
+	if err != nil {
+		return "", fmt.Errorf("bigdata/spark: explain: %w", err)
+	}
+	return p, nil
 }

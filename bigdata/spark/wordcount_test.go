@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/spark-connect-go/spark/sql/utils"
-
 	"github.com/dlbd/dlbd/bigdata/mapreduce"
 )
 
@@ -71,7 +69,7 @@ func TestWordCountMatchesMapReduce(t *testing.T) {
 		}
 		t.Fatalf("Spark found %d words, the naive MapReduce %d", len(got), len(want))
 	}
-	plan, err := df.Explain(ctx, utils.ExplainModeSimple)
+	plan, err := Plan(ctx, df)
 	if err != nil {
 		t.Fatal(err)
 	}
