@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -43,6 +44,9 @@ func (b *Broker) Name() string { return "kafka" }
 // with one partition.
 func (b *Broker) CreateTopic(ctx context.Context, topic string) error {
 	adm := kadm.NewClient(b.cl)
+	// The client caches topic ids: forget the old topic, or producing to the new one fails
+	// with UNKNOWN_TOPIC_ID.
+	defer b.cl.PurgeTopicsFromClient(topic)
 	if _, err := adm.DeleteTopics(ctx, topic); err != nil {
 		return fmt.Errorf("bigdata/kafka: delete %s: %w", topic, err)
 	}
@@ -75,49 +79,39 @@ func (b *Broker) Publish(ctx context.Context, topic string, events ...stream.Eve
 	return nil
 }
 
-// Consumer implements stream.Broker: a client reading topic from its first offset.
+// Consumer implements stream.Broker: a client reading topic from its first offset, polled
+// by a goroutine (which ends at Close) into a stream.Buffer.
 func (b *Broker) Consumer(ctx context.Context, topic string) (stream.Consumer, error) {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(b.addr), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(50*time.Millisecond))
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
 	}
-	return &consumer{cl: cl}, nil
-}
-
-type consumer struct {
-	cl      *kgo.Client
-	pending []stream.Event
-}
-
-func (c *consumer) Fetch(ctx context.Context, max int, wait time.Duration) ([]stream.Event, error) {
-	if len(c.pending) == 0 {
-		if wait <= 0 {
-			wait = time.Millisecond
-		}
-		pctx, cancel := context.WithTimeout(ctx, wait)
-		fs := c.cl.PollRecords(pctx, 0)
-		cancel()
-		for _, fe := range fs.Errors() {
-			if !errors.Is(fe.Err, context.DeadlineExceeded) && !errors.Is(fe.Err, context.Canceled) {
-				return nil, fmt.Errorf("bigdata/kafka: fetch %s: %w", fe.Topic, fe.Err)
+	pctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	buf := stream.NewBuffer(1<<16, func() { cancel(); wg.Wait(); cl.Close() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for pctx.Err() == nil {
+			fs := cl.PollFetches(pctx)
+			for _, fe := range fs.Errors() {
+				if !errors.Is(fe.Err, context.Canceled) {
+					buf.PutErr(fmt.Errorf("bigdata/kafka: fetch %s: %w", fe.Topic, fe.Err))
+				}
+			}
+			for _, r := range fs.Records() {
+				e, err := stream.Decode(r.Value)
+				if err != nil {
+					buf.PutErr(err)
+					continue
+				}
+				buf.Put(e)
 			}
 		}
-		for _, r := range fs.Records() {
-			e, err := stream.Decode(r.Value)
-			if err != nil {
-				return nil, err
-			}
-			c.pending = append(c.pending, e)
-		}
-	}
-	n := min(max, len(c.pending))
-	out := c.pending[:n:n]
-	c.pending = c.pending[n:]
-	return out, ctx.Err()
+	}()
+	return buf, nil
 }
-
-func (c *consumer) Close() error { c.cl.Close(); return nil }
 
 // Close implements stream.Broker: it closes the client (the broker keeps running).
 func (b *Broker) Close() error { b.cl.Close(); return nil }

@@ -106,43 +106,30 @@ func (b *Broker) Count(ctx context.Context, topic string) (uint64, error) {
 	return info.State.Msgs, nil
 }
 
-// Consumer implements stream.Broker with an ordered consumer from the first message.
+// Consumer implements stream.Broker with an ordered consumer from the first message. The
+// client delivers messages in the background (as they arrive, pulled in batches) into a
+// buffer that Fetch reads, so a consumer that takes one event at a time does not pay a
+// round trip per event.
 func (b *Broker) Consumer(ctx context.Context, topic string) (stream.Consumer, error) {
 	c, err := b.js.OrderedConsumer(ctx, topic, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy})
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/natsbroker: consume %s: %w (create it with CreateTopic)", topic, err)
 	}
-	return &consumer{c: c}, nil
-}
-
-type consumer struct{ c jetstream.Consumer }
-
-func (c *consumer) Fetch(ctx context.Context, max int, wait time.Duration) ([]stream.Event, error) {
-	var batch jetstream.MessageBatch
-	var err error
-	if wait <= 0 {
-		batch, err = c.c.FetchNoWait(max)
-	} else {
-		batch, err = c.c.Fetch(max, jetstream.FetchMaxWait(wait))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bigdata/natsbroker: fetch: %w", err)
-	}
-	var out []stream.Event
-	for m := range batch.Messages() {
+	var cc jetstream.ConsumeContext
+	buf := stream.NewBuffer(1<<16, func() { cc.Stop() })
+	cc, err = c.Consume(func(m jetstream.Msg) {
 		e, err := stream.Decode(m.Data())
 		if err != nil {
-			return out, err
+			buf.PutErr(err)
+			return
 		}
-		out = append(out, e)
+		buf.Put(e)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/natsbroker: consume %s: %w", topic, err)
 	}
-	if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-		return out, fmt.Errorf("bigdata/natsbroker: fetch: %w", err)
-	}
-	return out, ctx.Err()
+	return buf, nil
 }
-
-func (c *consumer) Close() error { return nil }
 
 // Close implements stream.Broker: it disconnects and shuts the server down.
 func (b *Broker) Close() error {
