@@ -61,3 +61,29 @@ func (r *Result) Strings() [][]string {
 	}
 	return out
 }
+
+// Normalize converts a driver's integer and float types to the Result types: int64 and
+// float64. Other values are returned unchanged.
+func Normalize(v any) any {
+	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case float32:
+		return float64(x)
+	}
+	return v
+}

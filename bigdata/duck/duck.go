@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -84,22 +83,6 @@ func (d *DB) Query(ctx context.Context, query string) (*bigdata.Result, error) {
 // normalize converts DuckDB's Go values to the bigdata.Result types.
 func normalize(v any) any {
 	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case uint8:
-		return int64(x)
-	case uint16:
-		return int64(x)
-	case uint32:
-		return int64(x)
-	case uint64:
-		return int64(x)
-	case float32:
-		return float64(x)
 	case *big.Int: // HUGEINT, e.g. sum of BIGINT
 		if x.IsInt64() {
 			return x.Int64()
@@ -108,8 +91,6 @@ func normalize(v any) any {
 		return f
 	case duckdb.Decimal:
 		return x.Float64()
-	case time.Time:
-		return x
 	}
-	return v
+	return bigdata.Normalize(v)
 }

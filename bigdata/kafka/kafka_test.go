@@ -59,14 +59,9 @@ func TestWindowsThroughKafka(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := stream.NewWindower(time.Second, 500*time.Millisecond)
-	var want []stream.Window
-	for _, e := range events {
-		want = append(want, w.Add(e)...)
-	}
-	want = append(want, w.Flush()...)
-	if len(rep.Windows) != len(want) || rep.Late != w.Late {
-		t.Fatalf("Kafka: %d windows, %d late; want %d, %d", len(rep.Windows), rep.Late, len(want), w.Late)
+	want, late := stream.Offline(events, time.Second, 500*time.Millisecond)
+	if len(rep.Windows) != len(want) || rep.Late != late {
+		t.Fatalf("Kafka: %d windows, %d late; want %d, %d", len(rep.Windows), rep.Late, len(want), late)
 	}
 	for i := range want {
 		if rep.Windows[i].Count != want[i].Count || rep.Windows[i].Sum != want[i].Sum {

@@ -22,15 +22,9 @@ func TestWindowsThroughNATSMatchOffline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The reference: the same events, in the same order, through a Windower directly.
-		w := stream.NewWindower(time.Second, 500*time.Millisecond)
-		var want []stream.Window
-		for _, e := range events {
-			want = append(want, w.Add(e)...)
-		}
-		want = append(want, w.Flush()...)
-		if len(rep.Windows) != len(want) || rep.Late != w.Late {
-			t.Fatalf("%s: %d windows, %d late; want %d windows, %d late", rep.Mode, len(rep.Windows), rep.Late, len(want), w.Late)
+		want, late := stream.Offline(events, time.Second, 500*time.Millisecond)
+		if len(rep.Windows) != len(want) || rep.Late != late {
+			t.Fatalf("%s: %d windows, %d late; want %d windows, %d late", rep.Mode, len(rep.Windows), rep.Late, len(want), late)
 		}
 		for i := range want {
 			g, wi := rep.Windows[i], want[i]

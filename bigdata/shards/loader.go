@@ -358,28 +358,23 @@ func pushRows(path string, rec arrow.RecordBatch, push func([]float32) bool) (bo
 func toFloat32(a arrow.Array, out []float32, col, stride int) {
 	switch v := a.(type) {
 	case *array.Float32:
-		for r, x := range v.Float32Values() {
-			out[r*stride+col] = x
-		}
+		spread(v.Float32Values(), out, col, stride)
 	case *array.Float64:
-		for r, x := range v.Float64Values() {
-			out[r*stride+col] = float32(x)
-		}
+		spread(v.Float64Values(), out, col, stride)
 	case *array.Int64:
-		for r, x := range v.Int64Values() {
-			out[r*stride+col] = float32(x)
-		}
+		spread(v.Int64Values(), out, col, stride)
 	case *array.Int32:
-		for r, x := range v.Int32Values() {
-			out[r*stride+col] = float32(x)
-		}
+		spread(v.Int32Values(), out, col, stride)
 	case *array.Int16:
-		for r, x := range v.Int16Values() {
-			out[r*stride+col] = float32(x)
-		}
+		spread(v.Int16Values(), out, col, stride)
 	case *array.Int8:
-		for r, x := range v.Int8Values() {
-			out[r*stride+col] = float32(x)
-		}
+		spread(v.Int8Values(), out, col, stride)
+	}
+}
+
+// spread converts vals to float32 into every stride-th element of out from col.
+func spread[T float32 | float64 | int64 | int32 | int16 | int8](vals []T, out []float32, col, stride int) {
+	for r, x := range vals {
+		out[r*stride+col] = float32(x)
 	}
 }

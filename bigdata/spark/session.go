@@ -124,27 +124,11 @@ func Collect(ctx context.Context, df sql.DataFrame) (*bigdata.Result, error) {
 	for i, r := range rows {
 		vals := r.Values()
 		for j, v := range vals {
-			vals[j] = normalize(v)
+			vals[j] = bigdata.Normalize(v)
 		}
 		res.Rows[i] = vals
 	}
 	return res, nil
-}
-
-func normalize(v any) any {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int:
-		return int64(x)
-	case float32:
-		return float64(x)
-	}
-	return v
 }
 
 // Close implements bigdata.Engine: it ends the session (the server keeps running).

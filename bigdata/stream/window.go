@@ -87,3 +87,13 @@ func (w *Windower) emit(ready func(*Window) bool) []Window {
 	})
 	return out
 }
+
+// Offline runs events, in their order, through a new Windower and flushes it: the
+// reference answer of a streaming pipeline over the same events.
+func Offline(events []Event, size, lateness time.Duration) (windows []Window, late int) {
+	w := NewWindower(size, lateness)
+	for _, e := range events {
+		windows = append(windows, w.Add(e)...)
+	}
+	return append(windows, w.Flush()...), w.Late
+}
