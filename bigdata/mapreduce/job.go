@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -179,15 +180,7 @@ func Run(ctx context.Context, d *DFS, name string, job Job, cfg RunConfig) (*Rep
 
 // reduceSorted sorts pairs by key and applies reduce to each key's values.
 func reduceSorted(in []pair, reduce func(string, []int64) int64) []pair {
-	slices.SortStableFunc(in, func(a, b pair) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(in, func(a, b pair) int { return strings.Compare(a.key, b.key) })
 	var out []pair
 	var vals []int64
 	for i, p := range in {

@@ -1,7 +1,9 @@
 package stream
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -73,18 +75,7 @@ func (w *Windower) emit(ready func(*Window) bool) []Window {
 			delete(w.open, k)
 		}
 	}
-	slices.SortFunc(out, func(a, b Window) int {
-		if c := a.Start.Compare(b.Start); c != 0 {
-			return c
-		}
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Window) int { return cmp.Or(a.Start.Compare(b.Start), strings.Compare(a.Key, b.Key)) })
 	return out
 }
 
