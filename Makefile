@@ -46,6 +46,7 @@ unit:
 	go test -run '^$$' -fuzz FuzzCheckMessage -fuzztime 10s ./kernel/shim/
 	go test -run '^$$' -fuzz FuzzLimitedConnScan -fuzztime 10s ./kernel/shim/
 	go test -race ./dl/dist/... ./dl/parallel/...
+	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
 	go test -tags noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
 
