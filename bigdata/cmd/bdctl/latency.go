@@ -6,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 // latencyCells are the cells cell-latency times: the same trivial body with nothing, a
@@ -29,11 +30,12 @@ res := kernel.Must(db.Query(context.Background(), "SELECT 42"))
 fmt.Println("run", %d, res.Rows[0][0])`},
 }
 
-// cellLatency starts the kernel kernelName and times each cell once (first run) and runs
-// more times, each with a changed body (so Go relinks the cell, as when a student edits
-// it), and prints the medians.
-func cellLatency(ctx context.Context, kernelName string, runs int) error {
-	repo, err := kernel.FindRepo(".")
+// cellLatency starts the kernel kernelName and, in each mode (the kernel's default, stateful,
+// then %mode process), times each cell once (first run) and runs more times, each with a
+// changed body (so the cell is compiled and linked again, as when a student edits it), and
+// prints the medians.
+func cellLatency(ctx context.Context, kernelName string, runs int, modes []string) error {
+	repo, err := kernelspec.FindRepo(".")
 	if err != nil {
 		return err
 	}
@@ -45,20 +47,31 @@ func cellLatency(ctx context.Context, kernelName string, runs int) error {
 	defer c.Close()
 	host, _ := os.Hostname()
 	fmt.Printf("cell latency, kernel %s on %s, %d changed runs per cell after the first\n\n", kernelName, host, runs)
-	fmt.Printf("| cell | first run | median of %d (min–max) |\n|---|---|---|\n", runs)
-	for _, cell := range latencyCells {
-		var samples []time.Duration
-		for i := 0; i <= runs; i++ {
-			code := cell.imports + "\n%%\n" + fmt.Sprintf(cell.body, i)
-			ex, err := c.Execute(ctx, code)
-			if err != nil {
-				return fmt.Errorf("cell %q: %w\n%s", cell.name, err, ex.Stderr())
-			}
-			samples = append(samples, ex.Elapsed)
+	fmt.Printf("| mode | cell | first run | median of %d (min–max) |\n|---|---|---|---|\n", runs)
+	for _, mode := range modes {
+		if ex, err := c.Execute(ctx, "%mode "+mode); err != nil {
+			return fmt.Errorf("%%mode %s: %w\n%s", mode, err, ex.Stderr())
 		}
-		first, rest := samples[0], slices.Sorted(slices.Values(samples[1:]))
-		fmt.Printf("| %s | %v | %v (%v–%v) |\n", cell.name, first.Round(time.Millisecond),
-			rest[len(rest)/2].Round(time.Millisecond), rest[0].Round(time.Millisecond), rest[len(rest)-1].Round(time.Millisecond))
+		for _, cell := range latencyCells {
+			var samples []time.Duration
+			failed := ""
+			for i := 0; i <= runs; i++ {
+				code := cell.imports + "\n%%\n" + fmt.Sprintf(cell.body, i)
+				ex, err := c.Execute(ctx, code)
+				if err != nil {
+					failed = fmt.Sprintf("%.110s", strings.ReplaceAll(err.Error(), "\n", " "))
+					break
+				}
+				samples = append(samples, ex.Elapsed)
+			}
+			if failed != "" {
+				fmt.Printf("| %s | %s | fails: %s | |\n", mode, cell.name, failed)
+				continue
+			}
+			first, rest := samples[0], slices.Sorted(slices.Values(samples[1:]))
+			fmt.Printf("| %s | %s | %v | %v (%v–%v) |\n", mode, cell.name, first.Round(time.Millisecond),
+				rest[len(rest)/2].Round(time.Millisecond), rest[0].Round(time.Millisecond), rest[len(rest)-1].Round(time.Millisecond))
+		}
 	}
 	return nil
 }

@@ -3,7 +3,7 @@
 //
 //	bdctl spark start|stop|status   the Spark Connect server (127.0.0.1:15002)
 //	bdctl kafka start|stop|status   a Kafka broker in KRaft mode (127.0.0.1:19092)
-//	bdctl cell-latency [-kernel dlbd] [-runs 9]   cell latency with and without DuckDB
+//	bdctl cell-latency [-kernel dlbd] [-runs 9] [-modes stateful,process]   cell latency with the big libraries linked
 //
 // Servers started here run until stopped (no watched process).
 package main
@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/dlbd/dlbd/bigdata/spark"
@@ -26,7 +27,7 @@ func main() {
 }
 
 func usage() error {
-	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status, or bdctl cell-latency [-kernel NAME] [-runs N]")
+	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status, or bdctl cell-latency [-kernel NAME] [-runs N] [-modes stateful,process]")
 }
 
 func run(args []string) error {
@@ -50,10 +51,11 @@ func run(args []string) error {
 		fs := flag.NewFlagSet("cell-latency", flag.ContinueOnError)
 		kernelName := fs.String("kernel", "dlbd", "kernelspec to measure (e.g. the stateful mode's)")
 		runs := fs.Int("runs", 9, "timed runs of each cell after the first")
+		modes := fs.String("modes", "stateful,process", "kernel modes to measure, in order (%mode names)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		return cellLatency(ctx, *kernelName, *runs)
+		return cellLatency(ctx, *kernelName, *runs, strings.Split(*modes, ","))
 	}
 	return usage()
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/internal/atomicfile"
-	"github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 // State is what the state file of a running server records.
@@ -191,7 +191,7 @@ func Repo() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return kernel.FindRepo(wd)
+	return kernelspec.FindRepo(wd)
 }
 
 // Tail returns the last n lines of a file ("" when it cannot be read).
