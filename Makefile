@@ -9,7 +9,8 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean
+.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean \
+	bigdata-up bigdata-down spark-start spark-stop kafka-start kafka-stop cell-latency
 
 help:
 	@echo "make notebook [UI=lab|notebook] [PORT=8888]  set up what is missing, then start Jupyter in notebooks/"
@@ -17,6 +18,8 @@ help:
 	@echo "make test                                    vet, unit tests, kernel protocol tests, every notebook"
 	@echo "make doctor                                  end-to-end check of the installed kernel"
 	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
+	@echo "make spark-start|spark-stop|kafka-start|kafka-stop  local servers of the Big Data notebooks"
+	@echo "make cell-latency [KERNEL=dlbd]              cell latency with the Big Data packages linked"
 
 kernel:
 	@GOPLS=$(GOPLS) scripts/setup.sh
@@ -28,9 +31,11 @@ doctor: kernel
 	@bin/dlbd doctor
 
 # test: everything CI checks. DLBD_REQUIRE_KERNEL=1 turns "kernel not installed" skips into failures.
+# The Big Data servers (Spark Connect, Kafka) run for the whole suite and stop even when it fails.
 test:
 	@scripts/setup.sh --test
-	@$(MAKE) --no-print-directory vet unit notebooks browser
+	@$(MAKE) --no-print-directory bigdata-up
+	@trap '$(MAKE) --no-print-directory bigdata-down' EXIT; $(MAKE) --no-print-directory vet unit notebooks browser
 
 vet:
 	go vet ./...
@@ -41,6 +46,7 @@ unit:
 	go test -run '^$$' -fuzz FuzzCheckMessage -fuzztime 10s ./kernel/shim/
 	go test -run '^$$' -fuzz FuzzLimitedConnScan -fuzztime 10s ./kernel/shim/
 	go test -race ./dl/dist/... ./dl/parallel/...
+	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
 	go test -tags noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
 
@@ -65,6 +71,25 @@ bench:
 gpu-check:
 	bash scripts/gpu-check/build.sh
 	@echo "gpu-check: built .gpu/; on the GPU machine run: bash scripts/gpu-check/run.sh"
+
+# Big Data servers (bigdata/): started detached, recorded under build/spark and build/kafka.
+bigdata-up: spark-start kafka-start
+bigdata-down: spark-stop kafka-stop
+
+spark-start:
+	bin/bdctl spark start
+spark-stop:
+	bin/bdctl spark stop
+kafka-start:
+	bin/bdctl kafka start
+kafka-stop:
+	bin/bdctl kafka stop
+
+# cell-latency: a notebook cell's latency with nothing, arrow-go, the Spark client or DuckDB linked,
+# each run changed so the cell is relinked. KERNEL names another kernelspec (the stateful mode).
+KERNEL ?= dlbd
+cell-latency: kernel
+	bin/bdctl cell-latency -kernel $(KERNEL) -runs 9
 
 clean:
 	rm -rf build bin/.warm

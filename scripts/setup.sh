@@ -112,6 +112,51 @@ if [ "$want_test" = 1 ]; then
   fi
 fi
 
+# --- Big Data (bigdata/, notebooks 01a-01d): Java, Spark, Kafka ----------------------------
+# Java from Debian (Spark 4 and Kafka 4 need 17+), pyspark into .venv (requirements-bigdata.txt,
+# ~470 MB: Spark's jars), the Kafka broker's jars from Maven Central into .kafka/libs (mvn, ~43 MB),
+# and bin/bdctl (start/stop the servers). DLBD_BIGDATA=0 skips it; with --test a failure is fatal.
+if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
+  bd_fail() { if [ "$want_test" = 1 ]; then die "$*"; else say "warning: $* (the Big Data notebooks need it)"; fi; }
+  java_major() { java -version 2>&1 | sed -nE 's/.*version "(1\.)?([0-9]+).*/\2/p' | head -1; }
+  if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
+    say "installing Java for Spark and Kafka (Debian's default-jre-headless)"
+    as_root apt-get update -qq >/dev/null 2>&1 || true
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends default-jre-headless >/dev/null 2>&1 ||
+      bd_fail "could not install Java 17+: sudo apt-get install default-jre-headless"
+  fi
+  bd_hash=$(sha256sum requirements-bigdata.txt | cut -c1-16)
+  if [ "$(cat .venv/.dlbd-bigdata-requirements 2>/dev/null)" != "$bd_hash" ]; then
+    say "installing Spark into .venv (requirements-bigdata.txt: pyspark, ~470 MB)"
+    if .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-bigdata.txt; then
+      echo "$bd_hash" >.venv/.dlbd-bigdata-requirements
+    else
+      bd_fail "pip could not install pyspark (no network to PyPI?)"
+    fi
+  fi
+  kafka_hash=$(sha256sum scripts/kafka/pom.xml | cut -c1-16)
+  if [ "$(cat .kafka/libs/.dlbd-pom 2>/dev/null)" != "$kafka_hash" ]; then
+    if ! command -v mvn >/dev/null && [ "$want_test" = 1 ]; then
+      say "installing Maven (Debian) to fetch the Kafka broker's jars"
+      as_root apt-get update -qq >/dev/null 2>&1 || true
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >/dev/null 2>&1 || true
+    fi
+    if command -v mvn >/dev/null; then
+      say "fetching the Kafka broker's jars into .kafka/libs (scripts/kafka/pom.xml)"
+      rm -rf .kafka/libs
+      if mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
+           -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1; then
+        echo "$kafka_hash" >.kafka/libs/.dlbd-pom
+      else
+        bd_fail "mvn could not fetch Kafka's jars (see /tmp/dlbd-kafka-mvn.log)"
+      fi
+    else
+      say "Maven (mvn) is not installed: the streaming notebook will use NATS only (sudo apt-get install maven, then scripts/setup.sh)"
+    fi
+  fi
+  go build -o bin/ ./bigdata/cmd/bdctl
+fi
+
 # --- Warm the build cache ------------------------------------------------------------------
 # Cells are built with this module in a workspace; compiling every package once puts them in
 # the build cache, so the first cell links instead of compiling the world. The build always

@@ -1,0 +1,87 @@
+// Command bdctl starts, stops and checks the local servers of the Big Data notebooks, for
+// make and for people:
+//
+//	bdctl spark start|stop|status   the Spark Connect server (127.0.0.1:15002)
+//	bdctl kafka start|stop|status   a Kafka broker in KRaft mode (127.0.0.1:19092)
+//	bdctl cell-latency [-kernel dlbd] [-runs 9] [-modes stateful,process]   cell latency with the big libraries linked
+//
+// Servers started here run until stopped (no watched process).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dlbd/dlbd/bigdata/spark"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bdctl:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() error {
+	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status, or bdctl cell-latency [-kernel NAME] [-runs N] [-modes stateful,process]")
+}
+
+func run(args []string) error {
+	if len(args) < 1 {
+		return usage()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	switch args[0] {
+	case "spark":
+		if len(args) != 2 {
+			return usage()
+		}
+		return sparkCmd(ctx, args[1])
+	case "kafka":
+		if len(args) != 2 {
+			return usage()
+		}
+		return kafkaCmd(ctx, args[1])
+	case "cell-latency":
+		fs := flag.NewFlagSet("cell-latency", flag.ContinueOnError)
+		kernelName := fs.String("kernel", "dlbd", "kernelspec to measure (e.g. the stateful mode's)")
+		runs := fs.Int("runs", 9, "timed runs of each cell after the first")
+		modes := fs.String("modes", "stateful,process", "kernel modes to measure, in order (%mode names)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return cellLatency(ctx, *kernelName, *runs, strings.Split(*modes, ","))
+	}
+	return usage()
+}
+
+func sparkCmd(ctx context.Context, verb string) error {
+	switch verb {
+	case "start":
+		if s, ok := spark.Running(spark.Config{}); ok {
+			fmt.Printf("spark: already running at %s (pid %d, log %s)\n", s.URL, s.PID, s.Log)
+			return nil
+		}
+		t := time.Now()
+		s, err := spark.Start(ctx, spark.Config{})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("spark: Spark Connect server at %s in %.1f s (pid %d, log %s)\n", s.URL, time.Since(t).Seconds(), s.PID, s.Log)
+		return nil
+	case "stop":
+		return spark.Stop(spark.Config{})
+	case "status":
+		if s, ok := spark.Running(spark.Config{}); ok {
+			fmt.Printf("spark: running at %s (pid %d, since %s)\n", s.URL, s.PID, s.Started.Format(time.TimeOnly))
+			return nil
+		}
+		return fmt.Errorf("spark: not running (bdctl spark start)")
+	}
+	return usage()
+}
