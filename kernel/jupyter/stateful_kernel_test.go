@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -269,6 +271,13 @@ func TestDLBDNoOrphans(t *testing.T) {
 			}
 		},
 		"kill-9-launcher": func(t *testing.T, c *Client, _ []Process) { syscall.Kill(c.PID(), syscall.SIGKILL) },
+		"interrupt-escalation": func(t *testing.T, c *Client, _ []Process) {
+			// The cell ignores the interrupt: after the grace period the host,
+			// and everything it started, is killed; the kernel lives on.
+			if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"kill-9-gonb": func(t *testing.T, c *Client, procs []Process) {
 			for _, p := range procs {
 				if p.Comm == "gonb" {
@@ -278,9 +287,24 @@ func TestDLBDNoOrphans(t *testing.T) {
 		},
 	}
 	for _, mode := range []string{"stateful", "process"} {
-		for _, how := range []string{"shutdown", "kill-9-launcher", "kill-9-gonb"} {
+		for _, how := range []string{"shutdown", "kill-9-launcher", "kill-9-gonb", "jupyter-gone", "interrupt-escalation"} {
+			if how == "interrupt-escalation" && mode == "process" {
+				continue // GoNB kills the cell's process, not its children: they go with the kernel
+			}
 			t.Run("mode="+mode+"/"+how, func(t *testing.T) {
-				c := startDLBDMode(t, mode)
+				spec := dlbdSpec(t, mode)
+				if how == "jupyter-gone" {
+					// The kernel watches JPY_PARENT_PID, the Jupyter server that started it.
+					jupyter := exec.Command("sleep", "600")
+					if err := jupyter.Start(); err != nil {
+						t.Fatal(err)
+					}
+					defer jupyter.Process.Kill()
+					go jupyter.Wait()
+					spec.Env["JPY_PARENT_PID"] = strconv.Itoa(jupyter.Process.Pid)
+					kills[how] = func(*testing.T, *Client, []Process) { jupyter.Process.Kill() }
+				}
+				c := startClient(t, spec, 2*time.Minute)
 				go c.Execute(kerneltest.Context(t, 3*time.Minute), "!(sleep 300 >/dev/null 2>&1 &)\nimport \"os/exec\"\n%%\nexec.Command(\"sleep\", \"301\").Start()\nfor { time.Sleep(time.Second) }")
 				for i := 0; !hasCellProcess(c, mode); i++ {
 					if i == 1200 {
@@ -296,6 +320,18 @@ func TestDLBDNoOrphans(t *testing.T) {
 				procs = append(procs, sleepers(t)...) // a double-forked shell child leaves the tree
 				dirs := kernelDirs(procs)
 				kills[how](t, c, procs)
+				if how == "interrupt-escalation" {
+					// The launcher and GoNB stay; the host and the cell's children go.
+					var cellProcs []Process
+					for _, p := range procs {
+						cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+						// The shell command's background sleep 300 lives until the kernel ends.
+						if strings.HasPrefix(p.Comm, "dlbd-host") || string(cmd) == "sleep\x00301\x00" {
+							cellProcs = append(cellProcs, p)
+						}
+					}
+					procs, dirs = cellProcs, nil
+				}
 				deadline := time.Now().Add(15 * time.Second)
 				for _, p := range procs {
 					for p.Alive() && time.Now().Before(deadline) {
@@ -305,7 +341,7 @@ func TestDLBDNoOrphans(t *testing.T) {
 						t.Errorf("%v still alive 15 s after %s (the kernel's processes were %v)", p, how, procs)
 					}
 				}
-				if len(dirs) == 0 {
+				if len(dirs) == 0 && how != "interrupt-escalation" {
 					t.Errorf("found no temporary directory of the kernel in its processes' environments")
 				}
 				for _, d := range dirs {
