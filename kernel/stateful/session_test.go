@@ -195,6 +195,19 @@ func TestSessionSemantics(t *testing.T) {
 			t.Errorf("assigning the old type to the new: %q; want Go's type error", res.EValue)
 		}
 	})
+	t.Run("names-like-the-kernels", func(t *testing.T) {
+		// run and vars once clashed with the kernel's handles of the body and
+		// the variables.
+		ts.ok("func run() int { return 1 }\n%%\nvars := []int{run()}")
+		if got := ts.ok("%%\nfmt.Println(vars, run())"); got != "[1] 1\n" {
+			t.Errorf("names run and vars: %q", got)
+		}
+		for _, code := range []string{"var DlbdX = 3", "%%\nDlbdY := 4"} {
+			if res, _ := ts.fails(code); !strings.Contains(res.EValue, "reserved by the kernel") {
+				t.Errorf("%q: %q; want names starting with Dlbd refused", code, res.EValue)
+			}
+		}
+	})
 	t.Run("large-map-literal", func(t *testing.T) {
 		// The linker drops the initialisation of a large map literal that
 		// nothing in its plugin refers to; the cell's plugin must keep it.
