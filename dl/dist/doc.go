@@ -47,7 +47,11 @@
 // it). If every running rank waits in a dist call that nothing can complete
 // (two ranks that Recv from each other, a rank that returned without joining
 // a collective), Run's watchdog aborts with ErrDeadlock and says what each
-// rank waits for; Config.Timeout bounds any single wait (ErrTimeout).
+// rank waits for. Config.Timeout (DefaultTimeout, 60 s, unless set) bounds
+// any single wait: a rank that hangs outside dist (an endless loop, a
+// blocked channel) aborts the group with a *TimeoutError (ErrTimeout) that
+// names it, the rank that did not arrive, and Run returns without waiting
+// for its goroutine.
 // After an abort the group stays aborted; buffers of interrupted
 // collectives have undefined contents. Wrong arguments of one call (a root
 // out of range, len(in) ≠ n·len(out)) return an error without aborting.

@@ -27,9 +27,29 @@ type Config struct {
 	KeepRecords int
 	// Timeout aborts the group when one rank waits longer than this inside
 	// one dist call (like the timeout of torch.distributed.
-	// init_process_group). 0 means no timeout; deadlocks are detected
-	// anyway.
+	// init_process_group); the error (a *TimeoutError) names the ranks that
+	// did not arrive. 0 means DefaultTimeout; a negative value means no
+	// timeout. Deadlocks (every rank waiting) are detected anyway.
 	Timeout time.Duration
+}
+
+// DefaultTimeout is how long a rank waits inside one dist call, for a
+// rank that does not arrive, before the group is aborted (Config.Timeout
+// 0). A notebook cell whose rank hangs fails after it, naming that rank,
+// instead of running forever; long enough for a rank to evaluate or save
+// while the others wait at a barrier. torch.distributed's default is 10
+// minutes (NCCL) or 30 (Gloo), sized for clusters, not cells.
+const DefaultTimeout = 60 * time.Second
+
+// timeout resolves Config.Timeout: 0 → DefaultTimeout, negative → none (0).
+func (c Config) timeout() time.Duration {
+	switch {
+	case c.Timeout == 0:
+		return DefaultTimeout
+	case c.Timeout < 0:
+		return 0
+	}
+	return c.Timeout
 }
 
 // Group is a set of ranks that run collectives together: the world made by
@@ -73,10 +93,7 @@ func New(cfg Config) (*Group, error) {
 		}
 		cfg.Devices = append([]dl.Device(nil), cfg.Devices...)
 	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("dist: New with negative Timeout %v", cfg.Timeout)
-	}
-	w := newWorld(cfg.WorldSize, cfg.Timeout)
+	w := newWorld(cfg.WorldSize, cfg.timeout())
 	members := make([]int, cfg.WorldSize)
 	for i := range members {
 		members[i] = i
