@@ -11,12 +11,19 @@ import (
 // Config describes a local group. The zero value of every field but
 // WorldSize is the default.
 type Config struct {
-	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1.
+	// Backend is how ranks talk (torch's init_process_group backend):
+	// InProcess ("", the default) for goroutine ranks in this process; MPI
+	// or NCCL to join the job this process was launched in, one rank per
+	// process (see Init, which also reads the environment).
+	Backend Backend
+	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1
+	// in-process; 0 (the job's size) or that size on MPI and NCCL.
 	WorldSize int
 	// Devices binds world rank i to Devices[i] (Rank.Device). nil means
-	// dl.Sim(i) for every rank, one simulated accelerator each; otherwise
-	// it needs WorldSize entries, on host devices (CPU or Sim: the ranks
-	// share host memory).
+	// dl.Sim(i) for every rank, one simulated accelerator each (on NCCL:
+	// dl.CUDA(LOCAL_RANK)); otherwise it needs WorldSize entries. In-process
+	// ranks on CUDA devices run their tensor collectives with NCCL
+	// (dl.NCCLComm).
 	Devices []dl.Device
 	// AllReduce is the all-reduce algorithm (like NCCL_ALGO). Auto (the
 	// zero value) picks SharedMemory: see the package documentation.
@@ -71,11 +78,25 @@ type Group struct {
 	isWorld bool
 	runMu   sync.Mutex // held by Run
 	split   splitTable
+
+	be    backend   // nil in-process; MPI or NCCL otherwise
+	local *Rank     // this process's rank on a process backend
+	dev   dl.Device // this process's device on a process backend
+	gpu   *gpuComm  // NCCL for CUDA tensors; nil without CUDA ranks
 }
 
 // New creates a local group of cfg.WorldSize ranks (goroutines of this
 // process, started by Group.Run).
 func New(cfg Config) (*Group, error) {
+	switch cfg.Backend {
+	case MPI:
+		return newMPIWorld(cfg)
+	case NCCL:
+		return newNCCLWorld(cfg)
+	case "", InProcess:
+	default:
+		return nil, fmt.Errorf("dist: New with unknown Backend %q (want inprocess, mpi or nccl)", cfg.Backend)
+	}
 	if cfg.WorldSize < 1 {
 		return nil, fmt.Errorf("dist: New with WorldSize %d: need at least 1 rank", cfg.WorldSize)
 	}
@@ -86,11 +107,6 @@ func New(cfg Config) (*Group, error) {
 		if len(cfg.Devices) != cfg.WorldSize {
 			return nil, fmt.Errorf("dist: New with %d Devices for WorldSize %d: give one device per rank, or nil for dl.Sim(i)", len(cfg.Devices), cfg.WorldSize)
 		}
-		for i, d := range cfg.Devices {
-			if !d.IsHost() {
-				return nil, fmt.Errorf("dist: New with Devices[%d] = %v: local groups run on host devices (CPU, Sim); CUDA ranks are not supported yet", i, d)
-			}
-		}
 		cfg.Devices = append([]dl.Device(nil), cfg.Devices...)
 	}
 	w := newWorld(cfg.WorldSize, cfg.timeout())
@@ -99,6 +115,9 @@ func New(cfg Config) (*Group, error) {
 		members[i] = i
 	}
 	g := newGroup(w, "world", members, cfg, nil)
+	if err := g.initGPU(); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 

@@ -59,6 +59,9 @@ func (g *Group) Run(fn func(r *Rank) error) error {
 	if err := g.Err(); err != nil {
 		return err
 	}
+	if g.be != nil {
+		return g.runProcess(fn)
+	}
 	w := g.w
 	w.finished.Store(0)
 	stop := make(chan struct{})
