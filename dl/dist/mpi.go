@@ -39,6 +39,13 @@ func newMPIWorld(cfg Config) (*Group, error) {
 		return nil, err
 	}
 	be := newMPIBackend(w, cfg, true)
+	// torchrun's variables, for programs that read them.
+	local := os.Getenv("OMPI_COMM_WORLD_LOCAL_RANK")
+	for k, v := range map[string]string{"RANK": fmt.Sprint(w.Rank()), "WORLD_SIZE": fmt.Sprint(w.Size()), "LOCAL_RANK": local} {
+		if os.Getenv(k) == "" && v != "" {
+			os.Setenv(k, v)
+		}
+	}
 	// The device is Sim(world rank), as in-process: host memory with its
 	// own accounting. GPU ranks use the NCCL backend.
 	return newProcessWorld(cfg, be, w.Rank(), w.Size(), dl.Sim(w.Rank())), nil
