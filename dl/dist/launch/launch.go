@@ -77,11 +77,11 @@ func (c Config) WorldSize() int { return max(c.NNodes, 1) * c.NProcPerNode }
 // env is the environment of local rank i.
 func (c Config) env(i int) []string {
 	rank := c.NodeRank*c.NProcPerNode + i
-	return append(append(os.Environ(), c.Env...),
+	return append(append(os.Environ(),
 		"RANK="+strconv.Itoa(rank), "LOCAL_RANK="+strconv.Itoa(i),
 		"WORLD_SIZE="+strconv.Itoa(c.WorldSize()), "LOCAL_WORLD_SIZE="+strconv.Itoa(c.NProcPerNode),
 		"GROUP_RANK="+strconv.Itoa(c.NodeRank), "MASTER_ADDR="+c.MasterAddr, "MASTER_PORT="+strconv.Itoa(c.MasterPort),
-		dist.BackendEnv+"="+string(c.Backend))
+		dist.BackendEnv+"="+string(c.Backend)), c.Env...) // Env last: it wins
 }
 
 // Run starts the job's ranks on this node and waits for them; see the
