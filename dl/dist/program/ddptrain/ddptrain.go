@@ -1,0 +1,111 @@
+// Package ddptrain is an example of what program.Run launches: functions
+// of an importable package, here the ones its tests launch on
+// several processes: DDP and ZeRO-3 of one small float64 MLP, and the
+// single-device run they must equal.
+package ddptrain
+
+import (
+	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/nn"
+	"github.com/dlbd/dlbd/dl/optim"
+	"github.com/dlbd/dlbd/dl/parallel"
+)
+
+// Result is what a rank reports: its loss at each step and the final
+// parameters, flattened.
+type Result struct {
+	Losses []float64
+	Params []float64
+}
+
+const (
+	batch = 16 // in all, split across the ranks
+	steps = 3
+)
+
+var sizes = []int{4, 8, 2}
+
+func data() (x, y *dl.Tensor) {
+	o := dl.Options{DType: dl.Float64, Generator: dl.NewGenerator(7)}
+	return o.Randn(batch, 4), o.Randn(batch, 2)
+}
+
+func mlp(dev dl.Device) *nn.MLP {
+	return nn.NewMLP(sizes, nn.MLPConfig{InitConfig: nn.InitConfig{DType: dl.Float64, Device: dev, Generator: dl.NewGenerator(1)}})
+}
+
+func flat(ps []*dl.Tensor) []float64 {
+	var out []float64
+	for _, p := range ps {
+		out = append(out, p.To(dl.CPU).Float64s()...)
+	}
+	return out
+}
+
+// Single trains on the whole batch on one device: the reference.
+func Single() Result {
+	x, y := data()
+	m := mlp(dl.CPU)
+	opt := optim.NewSGD(nn.Parameters(m), optim.SGDConfig{LR: 0.1})
+	var res Result
+	for range steps {
+		loss := dl.MSE(m.Forward(x), y)
+		res.Losses = append(res.Losses, loss.Float64s()[0])
+		loss.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+	}
+	res.Params = flat(nn.Parameters(m))
+	return res
+}
+
+// shard returns rank r's rows of the batch.
+func shard(r *dist.Rank) (x, y *dl.Tensor) {
+	x, y = data()
+	b := batch / r.Size()
+	return x.Slice(r.Rank()*b, (r.Rank()+1)*b).To(r.Device()), y.Slice(r.Rank()*b, (r.Rank()+1)*b).To(r.Device())
+}
+
+// DDP trains with parallel.DDP; Losses are the rank's own shard's.
+func DDP(r *dist.Rank) (Result, error) {
+	ddp, err := parallel.NewDDP(mlp(r.Device()), r, parallel.DDPConfig{})
+	if err != nil {
+		return Result{}, err
+	}
+	opt := optim.NewSGD(nn.Parameters(ddp), optim.SGDConfig{LR: 0.1})
+	x, y := shard(r)
+	var res Result
+	for range steps {
+		loss := dl.MSE(ddp.Forward(x), y)
+		res.Losses = append(res.Losses, loss.Float64s()[0])
+		loss.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+	}
+	res.Params = flat(nn.Parameters(ddp))
+	return res, nil
+}
+
+// ZeRO3 trains with ZeRO stage 3 (FSDP FULL_SHARD) and SGD.
+func ZeRO3(r *dist.Rank) (Result, error) {
+	z, err := parallel.NewZeRO(mlp(r.Device()), r, parallel.ZeROConfig{Stage: 3,
+		Optimizer: func(ps []*dl.Tensor) optim.Optimizer { return optim.NewSGD(ps, optim.SGDConfig{LR: 0.1}) }})
+	if err != nil {
+		return Result{}, err
+	}
+	x, y := shard(r)
+	var res Result
+	for range steps {
+		loss := dl.MSE(z.Forward(x), y)
+		res.Losses = append(res.Losses, loss.Float64s()[0])
+		loss.Backward()
+		if err := z.Step(); err != nil {
+			return res, err
+		}
+		z.ZeroGrad()
+	}
+	ps, err := z.GatherParameters()
+	res.Params = flat(ps)
+	return res, err
+}
