@@ -90,7 +90,7 @@ func mpiHelper(name string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	if g.Backend() != MPI || g.Size() != 4 {
+	if g.Backend() != MPI || (g.Size() != 4 && name != "bench") {
 		fmt.Fprintf(os.Stderr, "Init: backend %s, size %d; want mpi, 4\n", g.Backend(), g.Size())
 		return 2
 	}
@@ -98,6 +98,8 @@ func mpiHelper(name string) int {
 	switch name {
 	case "collectives":
 		fn = mpiCollectives
+	case "bench":
+		fn = mpiBench
 	case "mismatch":
 		fn = func(r *Rank) error {
 			if err := AllReduce(r, make([]float64, 10), Sum); err != nil {
@@ -120,7 +122,9 @@ func mpiHelper(name string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("%s ok on rank %d\n", name, g.Local().Rank())
+	if name != "bench" {
+		fmt.Printf("%s ok on rank %d\n", name, g.Local().Rank())
+	}
 	return 0
 }
 

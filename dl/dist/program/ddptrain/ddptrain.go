@@ -5,6 +5,8 @@
 package ddptrain
 
 import (
+	"time"
+
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
 	"github.com/dlbd/dlbd/dl/nn"
@@ -108,4 +110,41 @@ func ZeRO3(r *dist.Rank) (Result, error) {
 	ps, err := z.GatherParameters()
 	res.Params = flat(ps)
 	return res, err
+}
+
+// StepTiming is what StepTime reports: the slowest rank's mean step.
+type StepTiming struct{ MsPerStep float64 }
+
+// StepTime times DDP steps of a float32 MLP (784-512-512-10) on a fixed
+// global batch of 256 rows split across the ranks (strong scaling): the
+// figure `make bench` compares for 1 and 2 processes.
+func StepTime(r *dist.Rank) (StepTiming, error) {
+	o := dl.Options{Generator: dl.NewGenerator(3)}
+	b := 256 / r.Size()
+	x, y := o.Randn(b, 784).To(r.Device()), o.Randn(b, 10).To(r.Device())
+	m := nn.NewMLP([]int{784, 512, 512, 10}, nn.MLPConfig{InitConfig: nn.InitConfig{Device: r.Device(), Generator: dl.NewGenerator(1)}})
+	ddp, err := parallel.NewDDP(m, r, parallel.DDPConfig{})
+	if err != nil {
+		return StepTiming{}, err
+	}
+	opt := optim.NewSGD(nn.Parameters(ddp), optim.SGDConfig{LR: 0.01})
+	step := func() {
+		dl.MSE(ddp.Forward(x), y).Backward()
+		opt.Step()
+		opt.ZeroGrad()
+	}
+	for range 2 {
+		step()
+	}
+	if err := r.Barrier(); err != nil {
+		return StepTiming{}, err
+	}
+	const n = 10
+	start := time.Now()
+	for range n {
+		step()
+	}
+	ms := []float64{float64(time.Since(start).Microseconds()) / 1e3 / n}
+	err = dist.AllReduce(r, ms, dist.Max)
+	return StepTiming{MsPerStep: ms[0]}, err
 }
