@@ -50,16 +50,23 @@ func Single() Result {
 	x, y := data()
 	m := mlp(dl.CPU)
 	opt := optim.NewSGD(nn.Parameters(m), optim.SGDConfig{LR: 0.1})
+	res, _ := loop(m, x, y, func() error { opt.Step(); opt.ZeroGrad(); return nil })
+	res.Params = flat(nn.Parameters(m))
+	return res
+}
+
+// loop runs the training steps: forward, loss, backward, step.
+func loop(m nn.Module, x, y *dl.Tensor, step func() error) (Result, error) {
 	var res Result
 	for range steps {
 		loss := dl.MSE(m.Forward(x), y)
 		res.Losses = append(res.Losses, loss.Float64s()[0])
 		loss.Backward()
-		opt.Step()
-		opt.ZeroGrad()
+		if err := step(); err != nil {
+			return res, err
+		}
 	}
-	res.Params = flat(nn.Parameters(m))
-	return res
+	return res, nil
 }
 
 // shard returns rank r's rows of the batch.
@@ -77,14 +84,7 @@ func DDP(r *dist.Rank) (Result, error) {
 	}
 	opt := optim.NewSGD(nn.Parameters(ddp), optim.SGDConfig{LR: 0.1})
 	x, y := shard(r)
-	var res Result
-	for range steps {
-		loss := dl.MSE(ddp.Forward(x), y)
-		res.Losses = append(res.Losses, loss.Float64s()[0])
-		loss.Backward()
-		opt.Step()
-		opt.ZeroGrad()
-	}
+	res, _ := loop(ddp, x, y, func() error { opt.Step(); opt.ZeroGrad(); return nil })
 	res.Params = flat(nn.Parameters(ddp))
 	return res, nil
 }
@@ -97,15 +97,9 @@ func ZeRO3(r *dist.Rank) (Result, error) {
 		return Result{}, err
 	}
 	x, y := shard(r)
-	var res Result
-	for range steps {
-		loss := dl.MSE(z.Forward(x), y)
-		res.Losses = append(res.Losses, loss.Float64s()[0])
-		loss.Backward()
-		if err := z.Step(); err != nil {
-			return res, err
-		}
-		z.ZeroGrad()
+	res, err := loop(z, x, y, func() error { defer z.ZeroGrad(); return z.Step() })
+	if err != nil {
+		return res, err
 	}
 	ps, err := z.GatherParameters()
 	res.Params = flat(ps)
