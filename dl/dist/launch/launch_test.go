@@ -54,9 +54,17 @@ func helper(name string) int {
 			}
 		})
 		return 1
-	case "exit": // rank FAIL exits with status 3; the others sleep
+	case "exit": // rank FAIL exits with status 3 once its node's ranks run; the others sleep
 		if rank == os.Getenv("FAIL") {
-			time.Sleep(300 * time.Millisecond)
+			node, _ := strconv.Atoi(os.Getenv("GROUP_RANK"))
+			local, _ := strconv.Atoi(os.Getenv("LOCAL_WORLD_SIZE"))
+			for i := range local {
+				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+					if _, err := os.Stat(filepath.Join(os.Getenv("PIDDIR"), "pid."+strconv.Itoa(node*local+i))); err == nil {
+						break
+					}
+				}
+			}
 			fmt.Fprintln(os.Stderr, "dist: rank "+rank+": out of data")
 			return 3
 		}
@@ -65,12 +73,17 @@ func helper(name string) int {
 	return 0
 }
 
-// waitPIDs waits for n pid files and returns the pids by rank.
-func waitPIDs(t *testing.T, dir string, n int) map[int]int {
+// waitPIDs waits for the pid files of ranks first..first+n-1 and returns
+// the pids by rank.
+func waitPIDs(t *testing.T, dir string, n int, first ...int) map[int]int {
 	t.Helper()
+	r0 := 0
+	if len(first) > 0 {
+		r0 = first[0]
+	}
 	pids := map[int]int{}
 	for deadline := time.Now().Add(30 * time.Second); len(pids) < n && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		for r := 0; r < n; r++ {
+		for r := r0; r < r0+n; r++ {
 			if b, err := os.ReadFile(filepath.Join(dir, "pid."+strconv.Itoa(r))); err == nil && len(b) > 0 {
 				pids[r], _ = strconv.Atoi(string(b))
 			}
@@ -192,8 +205,8 @@ func TestRunTwoNodes(t *testing.T) {
 			t.Errorf("node %d: Run = %v; want a failure of rank 3\n%s", node, err, outs[node])
 		}
 	}
-	pids := waitPIDs(t, dirs[0], 2)
-	checkGone(t, pids)
+	checkGone(t, waitPIDs(t, dirs[0], 2))
+	checkGone(t, waitPIDs(t, dirs[1], 2, 2))
 	if !strings.Contains(outs[1].String(), "[rank 3] env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4") {
 		t.Errorf("node 1's output lacks rank 3's environment:\n%s", outs[1])
 	}

@@ -67,6 +67,7 @@ func spawn(ctx context.Context, cfg Config, bin string, args []string) error {
 		}
 		go func() { // ends when the rank exits (killGroup makes sure it does)
 			pid := cmd.Process.Pid
+			rankPipes[i].Wait() // read everything first: Wait closes the pipes
 			err := cmd.Wait()
 			exits <- exit{i, pid, err}
 		}()
@@ -90,7 +91,6 @@ func spawn(ctx context.Context, cfg Config, bin string, args []string) error {
 		case x := <-exits:
 			left--
 			if x.err != nil && !stopped {
-				rankPipes[x.local].Wait() // the rank's last lines, for the cause
 				rank := cfg.NodeRank*cfg.NProcPerNode + x.local
 				f := &RankFailure{Rank: rank, PID: x.pid, Status: exitStatus(x.err), Cause: notes.get(rank)}
 				abort.set(f.Error())
