@@ -40,6 +40,11 @@ func closeTo(a, b []float64) bool {
 // rank's parameters with single-device training on the whole batch.
 func TestDDPAndZeRO3MatchSingleDevice(t *testing.T) {
 	needMPI(t)
+	if raceEnabled {
+		// The launched programs are built without the detector anyway, and
+		// dl/parallel's race tests cover the same DDP and ZeRO in-process.
+		t.Skip("launches 12 processes; run without -race")
+	}
 	want := ddptrain.Single()
 	for _, tc := range []struct {
 		name    string
