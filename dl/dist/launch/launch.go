@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +39,11 @@ type Config struct {
 	// Stdout and Stderr receive the ranks' prefixed output; nil means the
 	// launcher's own.
 	Stdout, Stderr io.Writer
-	// Env is added to the ranks' environment (KEY=VALUE).
+	// Env is added to the ranks' environment (KEY=VALUE). Unless it or
+	// the launcher's environment sets GOMAXPROCS, each of a node's
+	// processes gets GOMAXPROCS = CPUs / NProcPerNode (at least 1), so
+	// that the ranks do not oversubscribe the cores, as torchrun sets
+	// OMP_NUM_THREADS=1.
 	Env []string
 	// Dir is the ranks' working directory; "" means the launcher's.
 	Dir string
@@ -67,6 +73,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Stderr == nil {
 		c.Stderr = os.Stderr
+	}
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set && c.Backend != dist.InProcess && !slices.ContainsFunc(c.Env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+		c.Env = append(c.Env[:len(c.Env):len(c.Env)], "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/c.NProcPerNode)))
 	}
 	return nil
 }

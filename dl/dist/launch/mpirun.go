@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,11 @@ import (
 // when one dies or calls MPI_Abort, mpirun kills the others and says which
 // rank it was; runMPI turns that into a *RankFailure.
 func runMPI(ctx context.Context, cfg Config, bin string, args []string) error {
+	// PR_SET_PDEATHSIG fires when the thread that started the child ends,
+	// not the process: keep this goroutine on its thread until the job is
+	// over, or the Go runtime may retire the thread and kill the ranks.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	mpirun, err := exec.LookPath("mpirun")
 	if err != nil {
 		return fmt.Errorf("launch: the mpi backend needs Open MPI's mpirun: sudo apt-get install openmpi-bin libopenmpi3")

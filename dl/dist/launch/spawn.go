@@ -7,6 +7,7 @@ import (
 	"net"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
@@ -20,6 +21,11 @@ import (
 // as torchrun's agent does: one process group for all of them, a
 // goroutine waiting for each, and node 0 serving the rendezvous store.
 func spawn(ctx context.Context, cfg Config, bin string, args []string) error {
+	// PR_SET_PDEATHSIG fires when the thread that started the child ends,
+	// not the process: keep this goroutine on its thread until the job is
+	// over, or the Go runtime may retire the thread and kill the ranks.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	addr := net.JoinHostPort(cfg.MasterAddr, strconv.Itoa(cfg.MasterPort))
 	abort, err := rendezvous(ctx, cfg, addr)
 	if err != nil {
