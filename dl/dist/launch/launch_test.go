@@ -181,6 +181,28 @@ func TestRunSpawnRankExits(t *testing.T) {
 	}
 }
 
+// TestRunSpawnRankKilled: kill -9 of a rank the launcher started ends
+// the job, naming the rank and the signal.
+func TestRunSpawnRankKilled(t *testing.T) {
+	cfg, out, dir := helperCfg(t, 3, dist.NCCL, "exit", "FAIL=none")
+	cfg.MasterPort = freePort(t)
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), cfg, os.Args[0], "-test.run=^$") }()
+	pids := waitPIDs(t, dir, 3)
+	syscall.Kill(pids[1], syscall.SIGKILL)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the job did not end 30 s after rank 1 was killed:\n%s", out)
+	}
+	var f *RankFailure
+	if !errors.As(err, &f) || f.Rank != 1 || f.PID != pids[1] || f.Status != "was killed by signal 9 (killed)" {
+		t.Fatalf("Run = %v; want rank 1 (pid %d) killed by signal 9", err, pids[1])
+	}
+	checkGone(t, pids)
+}
+
 // TestRunTwoNodes: two launchers (node 0 and 1) on this machine; rank 3
 // (node 1's second) fails, and both launchers end, naming it.
 func TestRunTwoNodes(t *testing.T) {

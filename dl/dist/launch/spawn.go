@@ -99,6 +99,9 @@ func spawn(ctx context.Context, cfg Config, bin string, args []string) error {
 			if x.err != nil && !stopped {
 				rank := cfg.NodeRank*cfg.NProcPerNode + x.local
 				f := &RankFailure{Rank: rank, PID: x.pid, Status: exitStatus(x.err), Cause: notes.get(rank)}
+				if m := rankIn.FindStringSubmatch(f.Cause); m != nil && cfg.Backend == dist.InProcess {
+					f.Rank, _ = strconv.Atoi(m[1]) // the goroutine rank the process's error names
+				}
 				abort.set(f.Error())
 				stop(f)
 			}

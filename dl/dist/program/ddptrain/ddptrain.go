@@ -1,7 +1,3 @@
-// Package ddptrain is an example of what program.Run launches: functions
-// of an importable package, here the ones its tests launch on
-// several processes: DDP and ZeRO-3 of one small float64 MLP, and the
-// single-device run they must equal.
 package ddptrain
 
 import (
@@ -141,4 +137,36 @@ func StepTime(r *dist.Rank) (StepTiming, error) {
 	ms := []float64{float64(time.Since(start).Microseconds()) / 1e3 / n}
 	err = dist.AllReduce(r, ms, dist.Max)
 	return StepTiming{MsPerStep: ms[0]}, err
+}
+
+// Grid3D runs one training step of a 4-block Transformer on 8 ranks as
+// DP 2 × TP 2 × PP 2 with the 1F1B schedule (tensor-parallel all-reduces
+// and all-gathers, pipeline sends and receives, the data-parallel
+// all-reduce, and the grid's splits) and reports the rank's loss and the
+// gradients of its blocks' shards.
+func Grid3D(r *dist.Rank) (Result, error) {
+	const d, heads, seq, rows, nblocks = 8, 2, 3, 8, 4
+	cfg := nn.BlockConfig{Dim: d, Heads: heads, InitConfig: nn.InitConfig{DType: dl.Float64, Generator: dl.NewGenerator(31)}}
+	blocks := make([]*nn.Block, nblocks)
+	for i := range blocks {
+		blocks[i] = nn.NewBlock(cfg)
+	}
+	o := dl.Options{DType: dl.Float64, Generator: dl.NewGenerator(32)}
+	x, y := o.Randn(rows, seq, d), o.Randn(rows, seq, d)
+	g, err := parallel.NewGrid3D(blocks, r, parallel.Grid3DConfig{TP: 2, PP: 2,
+		Pipeline: parallel.PipelineConfig{Schedule: parallel.OneFOneB, MicroBatches: 2}})
+	if err != nil {
+		return Result{}, err
+	}
+	loss, err := g.Step(x, y)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Losses: []float64{loss}}
+	for _, b := range g.Blocks {
+		for _, w := range []*dl.Tensor{b.Attn.QKV.Weight, b.Attn.Proj.Weight, b.MLP.FC2.Weight, b.LN1.Weight} {
+			res.Params = append(res.Params, w.Grad().To(dl.CPU).Float64s()...)
+		}
+	}
+	return res, nil
 }
