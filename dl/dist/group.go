@@ -182,10 +182,15 @@ func (g *Group) Err() error {
 // Abort aborts the group (and every group of its world) with cause: every
 // rank waiting in a dist call returns an error wrapping ErrAborted and
 // cause, and so does every later call. The first cause wins. Run calls it
-// when a rank fails; call it to cancel a run from outside.
+// when a rank fails; call it to cancel a run from outside. In a process
+// world (MPI, NCCL) it ends the whole job, this process included
+// (MPI_Abort, or the launcher's abort).
 func (g *Group) Abort(cause error) {
 	if cause == nil {
 		cause = fmt.Errorf("dist: aborted by the caller")
 	}
 	g.w.abort(cause)
+	if g.be != nil {
+		g.be.abort(g.w.cause)
+	}
 }

@@ -49,8 +49,7 @@ func (g *Group) runProcess(fn func(r *Rank) error) error {
 	if err == nil {
 		return nil
 	}
-	g.w.abort(err)
-	g.be.abort(g.w.cause)
+	g.Abort(err)
 	return err
 }
 
