@@ -38,6 +38,7 @@ func (t *Tensor) Backward() { t.BackwardWith(BackwardOptions{}) }
 // BackwardWith is Backward with options.
 func (t *Tensor) BackwardWith(o BackwardOptions) {
 	const op = "Backward"
+	CheckCancel(op)
 	t.live(op)
 	if !t.requiresGrad {
 		panic(&AutogradError{Op: op, Reason: "the tensor does not require grad and has no grad history",
@@ -87,6 +88,7 @@ func runBackward(root, seed *Tensor, retain bool) {
 	root.node.grads[root.out] = seed
 	ready := []*node{root.node}
 	for len(ready) > 0 {
+		CheckCancel("Backward") // SetCancel: stop between nodes
 		n := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		gs := n.grads

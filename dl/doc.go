@@ -35,8 +35,11 @@
 // shapes, dtypes or devices involved and the fix: [*ShapeError],
 // [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError]
 // and [*AutogradError], which unwrap to [ErrShape], [ErrDevice],
-// [ErrDType], [ErrOutOfMemory], [ErrReleased] and [ErrAutograd].  [Catch]
-// turns such a panic into an error.  Configuration that depends on the
+// [ErrDType], [ErrOutOfMemory], [ErrReleased] and [ErrAutograd].  An
+// operation stopped because the context given to [SetCancel] is done (the
+// notebook kernel's interrupt) panics with a [*CanceledError], which
+// unwraps to [ErrCanceled] and to the context's error.  [Catch] turns
+// such a panic into an error.  Configuration that depends on the
 // environment ([ConfigureSim]) returns an error.
 //
 // # Concepts

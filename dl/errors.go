@@ -114,8 +114,8 @@ func format(op, kind, reason, fix string) string {
 }
 
 // Catch runs fn and returns the dl error it panicked with (a *ShapeError,
-// *DeviceError, *DTypeError, *OutOfMemoryError, *ReleasedError or
-// *AutogradError), or nil if it returned normally.  Any other panic is
+// *DeviceError, *DTypeError, *OutOfMemoryError, *ReleasedError,
+// *AutogradError or *CanceledError), or nil if it returned normally.  Any other panic is
 // re-panicked.  Like gonum's mat.Maybe.
 func Catch(fn func()) (err error) {
 	defer func() {
@@ -134,7 +134,7 @@ func Catch(fn func()) (err error) {
 }
 
 func isDLError(e error) bool {
-	for _, s := range []error{ErrShape, ErrDevice, ErrDType, ErrOutOfMemory, ErrReleased, ErrAutograd} {
+	for _, s := range []error{ErrShape, ErrDevice, ErrDType, ErrOutOfMemory, ErrReleased, ErrAutograd, ErrCanceled} {
 		if errors.Is(e, s) {
 			return true
 		}

@@ -105,7 +105,7 @@ func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor
 			if n == 0 {
 				t.k(name).fill(res.v(name), 0)
 			} else {
-				t.k(name).reduce(op, res.v(name), cur.v(name), outer, n, inner)
+				reduceChunked(name, op, res.v(name), cur.v(name), outer, n, inner)
 			}
 		}
 		if cur != t {
@@ -126,6 +126,25 @@ func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor
 		dt = Float32 // a 2-byte float cannot hold indices above 2048 exactly
 	}
 	return finish(res, dt, nil)
+}
+
+// reduceChunked runs the reduce kernel on bands of outer rows of about
+// cancelChunk elements, checking the context of SetCancel before each
+// (see chunked); a single row (a full reduction) is one call.
+func reduceChunked(name string, op reduceOp, dst, src view, outer, n, inner int) {
+	k := kernelsOf(name, dst.st.dev)
+	row := n * inner
+	if !dst.st.dev.IsHost() || outer < 2 || outer*row <= cancelChunk {
+		CheckCancel(name)
+		k.reduce(op, dst, src, outer, n, inner)
+		return
+	}
+	band := max(1, cancelChunk/row)
+	for o := 0; o < outer; o += band {
+		CheckCancel(name)
+		b := min(band, outer-o)
+		k.reduce(op, dst.sub(o*inner, b*inner), src.sub(o*row, b*row), b, n, inner)
+	}
 }
 
 // sumTo sums g over its broadcast axes so that it has shape (the

@@ -59,8 +59,11 @@ func checkDims(op string, dims []int) {
 	}
 }
 
-// newTensor allocates an uninitialised tensor.
+// newTensor allocates an uninitialised tensor.  Every op allocates its
+// output here first, so this is where an op checks the context of
+// SetCancel before it starts.
 func newTensor(op string, dev Device, dt DType, dims []int) *Tensor {
+	CheckCancel(op)
 	checkDims(op, dims)
 	if !dt.valid() {
 		panic(&DTypeError{Op: op, DTypes: []DType{dt}, Reason: "unknown dtype " + dt.String(), Fix: "use Float32, Float64, Float16 or BFloat16"})

@@ -57,10 +57,14 @@ func (l *DataLoader) Len() int {
 // per dataset field (e.g. {x, y}), with the batch along the first axis:
 //
 //	for batch := range loader.Epoch(e) { x, y := batch[0], batch[1] }
+//
+// It checks the context of dl.SetCancel before each batch (and each
+// example it fetches), panicking with a *dl.CanceledError when it is done.
 func (l *DataLoader) Epoch(e int) iter.Seq[[]*dl.Tensor] {
 	return func(yield func([]*dl.Tensor) bool) {
 		idx := l.sampler.Indices(e)
 		for start := 0; start < len(idx); start += l.cfg.BatchSize {
+			dl.CheckCancel("DataLoader.Epoch") // dl.SetCancel: stop between batches
 			end := min(start+l.cfg.BatchSize, len(idx))
 			if l.cfg.DropLast && end-start < l.cfg.BatchSize {
 				return
@@ -80,6 +84,7 @@ func (l *DataLoader) batch(idx []int) []*dl.Tensor {
 	}
 	var fields [][]*dl.Tensor
 	for _, i := range idx {
+		dl.CheckCancel("DataLoader.Epoch")
 		ex := l.ds.Get(i)
 		if fields == nil {
 			fields = make([][]*dl.Tensor, len(ex))

@@ -80,9 +80,12 @@ func newAdam(op string, params []*dl.Tensor, cfg AdamConfig, decoupled bool) *Ad
 	return &Adam{params: slices.Clone(params), cfg: cfg, decoupled: decoupled, state: make([]adamState, len(params))}
 }
 
-// Step updates every parameter that has a gradient.
+// Step updates every parameter that has a gradient.  It checks the
+// context of dl.SetCancel before each parameter (a *dl.CanceledError
+// panic when it is done; the parameters before it are already updated).
 func (o *Adam) Step() {
 	for i, p := range o.params {
+		dl.CheckCancel("Adam.Step")
 		g := p.Grad()
 		if g == nil {
 			continue

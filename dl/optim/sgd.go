@@ -47,9 +47,12 @@ func NewSGD(params []*dl.Tensor, cfg SGDConfig) *SGD {
 	return &SGD{params: slices.Clone(params), cfg: cfg, bufs: make([]*dl.Tensor, len(params))}
 }
 
-// Step updates every parameter that has a gradient.
+// Step updates every parameter that has a gradient.  It checks the
+// context of dl.SetCancel before each parameter (a *dl.CanceledError
+// panic when it is done; the parameters before it are already updated).
 func (o *SGD) Step() {
 	for i, p := range o.params {
+		dl.CheckCancel("SGD.Step")
 		g := p.Grad()
 		if g == nil {
 			continue
