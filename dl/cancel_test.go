@@ -9,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dltest"
 )
 
 // canceledOp runs fn and returns the Op of the *dl.CanceledError it
@@ -37,7 +38,10 @@ func TestSetCancelMatMul(t *testing.T) {
 	a, b := o.Rand(n, n), o.Rand(n, n)
 	defer a.Release()
 	defer b.Release()
-	dl.Ones(300, 300).MatMul(dl.Ones(300, 300)).Release() // start the GEMM workers before the baseline
+	w := dl.Ones(300, 300) // start the GEMM workers before the baseline
+	w.MatMul(w).Release()
+	w.Release()
+	dltest.HoldGC(t) // no cleanup of other tests' garbage during the measurement
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	before := dl.MemoryStats(dl.CPU).Allocated
 

@@ -1,6 +1,7 @@
 package dl
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
@@ -26,7 +27,14 @@ func (hostBackend) deviceCount() int { return 1 }
 
 // malloc returns fresh, zeroed Go memory, 8-byte aligned.  Touching it the
 // first time costs page faults, which is why the allocator caches blocks.
+// It refuses (with an error the allocator reports as *OutOfMemoryError)
+// a request beyond the machine's memory, which would make the Go runtime
+// die with an unrecoverable "fatal error: runtime: out of memory": this
+// bounds Sim devices without a capacity too.
 func (hostBackend) malloc(_ Device, nbytes int) (buffer, error) {
+	if mm := cpuCapacity(); mm > 0 && int64(nbytes) > mm {
+		return buffer{}, fmt.Errorf("the machine has %s of memory (dl.MachineMemory)", FormatBytes(mm))
+	}
 	words := make([]uint64, (nbytes+7)/8)
 	return buffer{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}, nil
 }

@@ -19,6 +19,8 @@ func (a *Tensor) Lt(b *Tensor) *Tensor { return binaryRaw("Lt", opGt, b, a) }
 // |a − b| <= atol + rtol·|b| elementwise (NaNs are never close), like
 // torch.allclose.  The values are compared on the host in float64.
 func AllClose(a, b *Tensor, rtol, atol float64) bool {
+	a.live("AllClose")
+	b.live("AllClose")
 	if len(a.shape) != len(b.shape) {
 		return false
 	}

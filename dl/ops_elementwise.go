@@ -70,6 +70,7 @@ func (t *Tensor) inPlace(name string, op binaryOp, u *Tensor) {
 
 // scalarInPlace runs t = op(t, s).
 func (t *Tensor) scalarInPlace(name string, op scalarOp, s float64) {
+	t.live(name)
 	if t.n == 0 {
 		return
 	}
@@ -121,6 +122,7 @@ func (t *Tensor) AddScalarInPlace(s float64) { t.scalarInPlace("AddScalarInPlace
 // FillInPlace sets every element of t to v, like torch.Tensor.fill_.
 // Autograd does not see it.
 func (t *Tensor) FillInPlace(v float64) {
+	t.live("FillInPlace")
 	if t.n > 0 {
 		t.k("FillInPlace").fill(t.v("FillInPlace"), v)
 	}

@@ -8,7 +8,18 @@ import (
 // indices copies a tensor of class indices (stored as floats, like the
 // results of ArgMax) to host ints, checking that each is an integer in
 // [0, n) or equal to ignore (when allowIgnore).
+//
+// It panics with a *DTypeError when t's dtype cannot hold every index in
+// [0, n) exactly (float16 stores 2049 as 2048): a rounded index would
+// silently pick another class or row.
 func indices(op string, t *Tensor, n int, ignore int, allowIgnore bool) []int {
+	t.live(op)
+	if limit := exactIntLimit(t.dtype); n-1 > limit {
+		panic(&DTypeError{Op: op, DTypes: []DType{t.dtype},
+			Reason: fmt.Sprintf("indices of dtype %v are exact only up to %d, but indices here go up to %d (e.g. %d would be stored as %d)",
+				t.dtype, limit, n-1, limit+1, limit),
+			Fix: "store indices as Float32 (exact up to 16777216) or Float64"})
+	}
 	vals := t.Float64s()
 	idx := make([]int, len(vals))
 	for i, v := range vals {
@@ -20,6 +31,20 @@ func indices(op string, t *Tensor, n int, ignore int, allowIgnore bool) []int {
 		idx[i] = k
 	}
 	return idx
+}
+
+// exactIntLimit returns the largest integer L such that a float dtype
+// represents every integer in [0, L] exactly: 2^(mantissa bits + 1).
+func exactIntLimit(dt DType) int {
+	switch dt {
+	case Float16:
+		return 1 << 11
+	case BFloat16:
+		return 1 << 8
+	case Float32:
+		return 1 << 24
+	}
+	return 1 << 53
 }
 
 // IndexSelect returns the rows of t (along axis 0) named by idx, a tensor
@@ -131,7 +156,8 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 }
 
 // Max returns the maximum over axis (removed), like torch.amax(t, axis);
-// NaN propagates.  Backward sends the gradient to the first maximum.
+// NaN propagates.  Backward sends the gradient to the first maximum.  It
+// panics with a *ShapeError if the axis has size 0.
 func (t *Tensor) Max(axis int) *Tensor { return t.max("Max", axis, false) }
 
 // MaxKeepDim is Max keeping the axis with size 1.
@@ -140,12 +166,28 @@ func (t *Tensor) MaxKeepDim(axis int) *Tensor { return t.max("MaxKeepDim", axis,
 // ArgMax returns the index of the first maximum along axis (removed), like
 // torch.argmax, as floats of t's dtype (Float32 for half inputs, whose
 // 11-bit mantissa cannot hold large indices).
+// It panics with a *ShapeError if the axis has size 0, as Max does.
 func (t *Tensor) ArgMax(axis int) *Tensor {
-	return reduceRaw("ArgMax", opArgMax, t, []int{t.axis("ArgMax", axis)}, false)
+	t.live("ArgMax")
+	return reduceRaw("ArgMax", opArgMax, t, []int{t.nonEmptyAxis("ArgMax", axis)}, false)
+}
+
+// nonEmptyAxis normalises axis, panicking with a *ShapeError if it has
+// size 0: the maximum of no elements does not exist (PyTorch: "Expected
+// reduction dim to have non-zero size"), and returning 0 would be silently
+// wrong.
+func (t *Tensor) nonEmptyAxis(op string, axis int) int {
+	a := t.axis(op, axis)
+	if t.shape[a] == 0 {
+		panic(shapeErr(op, [][]int{t.shape}, "reduce over an axis with at least one element (Sum of an empty axis is 0, Max has no value)",
+			"axis %d of shape %v has size 0", a, t.shape))
+	}
+	return a
 }
 
 func (t *Tensor) max(name string, axis int, keep bool) *Tensor {
-	a := t.axis(name, axis)
+	t.live(name)
+	a := t.nonEmptyAxis(name, axis)
 	out := reduceRaw(name, opMaxR, t, []int{a}, keep)
 	if needsGrad(t) {
 		arg := reduceRaw(name, opArgMax, t, []int{a}, false)

@@ -113,6 +113,7 @@ func MSE(a, b *Tensor) *Tensor {
 // returns t itself.  It panics if p is not in [0, 1).
 func Dropout(t *Tensor, p float64, gen *Generator) *Tensor {
 	const op = "Dropout"
+	t.live(op)
 	if p < 0 || p >= 1 || math.IsNaN(p) {
 		panic(shapeErr(op, [][]int{t.shape}, "use 0 <= p < 1", "%s", fmt.Sprintf("dropout probability %v out of range", p)))
 	}

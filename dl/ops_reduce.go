@@ -54,8 +54,11 @@ func (t *Tensor) mean(name string, axes []int, keep bool) *Tensor {
 	return out
 }
 
-// normAxes returns the sorted, normalised, distinct axes (all if none).
+// normAxes returns the sorted, normalised axes (all if none), panicking
+// with a *ShapeError if one appears twice (-1 and rank-1 are the same), as
+// PyTorch refuses "dim 0 appears multiple times in the list of dims".
 func (t *Tensor) normAxes(op string, axes []int) []int {
+	t.live(op)
 	if len(axes) == 0 {
 		all := make([]int, len(t.shape))
 		for i := range all {
@@ -68,7 +71,13 @@ func (t *Tensor) normAxes(op string, axes []int) []int {
 		ax[i] = t.axis(op, a)
 	}
 	slices.Sort(ax)
-	return slices.Compact(ax)
+	for i := 1; i < len(ax); i++ {
+		if ax[i] == ax[i-1] {
+			panic(shapeErr(op, [][]int{t.shape}, "name each axis once",
+				"axis %d appears more than once in %v", ax[i], axes))
+		}
+	}
+	return ax
 }
 
 // reducedShape returns shape without (or with size 1 on) the axes.

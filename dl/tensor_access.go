@@ -25,6 +25,7 @@ func (t *Tensor) Float64s() []float64 {
 // Item returns the value of a tensor with one element as a float64, like
 // torch.Tensor.item.  It panics with a *ShapeError otherwise.
 func (t *Tensor) Item() float64 {
+	t.live("Item")
 	if t.n != 1 {
 		panic(shapeErr("Item", [][]int{t.shape}, "index or reduce it first (e.g. t.Sum())",
 			"Item needs a tensor with one element, got shape %v (%d elements)", t.shape, t.n))
@@ -71,6 +72,7 @@ func (t *Tensor) Float64Data() []float64 { return t.hostView("Float64Data", Floa
 // Uint16Data is Float32Data for Float16 and BFloat16 tensors: the raw
 // 2-byte encodings (see dl/internal/kernels/half).
 func (t *Tensor) Uint16Data() []uint16 {
+	t.live("Uint16Data")
 	if t.dtype.IsHalf() {
 		return t.hostView("Uint16Data", t.dtype).u16()
 	}

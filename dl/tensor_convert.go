@@ -59,6 +59,7 @@ func (t *Tensor) AsType(dt DType) *Tensor {
 // It is differentiable.
 func (t *Tensor) Clone() *Tensor {
 	const op = "Clone"
+	t.live(op)
 	out := t.like(op, t.shape)
 	if t.n > 0 {
 		copyView(out.v(op), t.v(op))

@@ -21,6 +21,9 @@ const (
 // with "..." and 3 items at each end of every axis.  Values are copied to
 // the host to print them.
 func (t *Tensor) String() string {
+	if t == nil {
+		return "<nil>"
+	}
 	if t.released != "" {
 		return "tensor(<released by " + t.released + ">)"
 	}
@@ -204,6 +207,9 @@ func (f *formatter) format(v float64) string {
 // and memory, and the String form in a <pre> block (HTML-escaped).  With
 // GoNB: gonbui.DisplayHTML(t.HTML()).
 func (t *Tensor) HTML() string {
+	if t == nil {
+		return "<pre>&lt;nil&gt;</pre>"
+	}
 	caption := fmt.Sprintf("Tensor %v · %v · %v · %s", t.shape, t.dtype, t.dev, FormatBytes(t.Bytes()))
 	if t.requiresGrad {
 		caption += " · requires_grad"

@@ -151,17 +151,24 @@ func portableLog(x float64) float64 {
 }
 
 // Rand returns numbers uniform in [0, 1), like torch.rand.
-func (o Options) Rand(dims ...int) *Tensor {
-	vals := make([]float64, numel(dims))
-	o.generator().uniform(vals)
-	return fromHost(o, "Rand", vals, dims)
-}
+func (o Options) Rand(dims ...int) *Tensor { return o.random("Rand", (*Generator).uniform, dims) }
 
 // Randn returns standard normal numbers, like torch.randn.
-func (o Options) Randn(dims ...int) *Tensor {
-	vals := make([]float64, numel(dims))
-	o.generator().normal(vals)
-	return fromHost(o, "Randn", vals, dims)
+func (o Options) Randn(dims ...int) *Tensor { return o.random("Randn", (*Generator).normal, dims) }
+
+// random draws float64 numbers with fill into a CPU tensor (allocated,
+// so counted and checked against the CPU's capacity, before any number is
+// drawn) and converts it to o's dtype and device.  It fills chunks of
+// cancelChunk elements, an even number, so the sequence does not depend
+// on the chunking (normal draws pairs), checking the context of SetCancel
+// before each.
+func (o Options) random(op string, fill func(*Generator, []float64), dims []int) *Tensor {
+	src := newTensor(op, CPU, Float64, dims)
+	if src.n > 0 {
+		vals, g := src.v(op).f64(), o.generator()
+		chunked(op, CPU, len(vals), func(i, m int) { fill(g, vals[i:i+m]) })
+	}
+	return convertHost(o, src)
 }
 
 func (o Options) generator() *Generator {

@@ -1,6 +1,10 @@
 package data
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dlbd/dlbd/dl"
+)
 
 // DistributedSampler gives rank Rank of NumReplicas its share of every
 // epoch, like torch.utils.data.distributed.DistributedSampler, so that the
@@ -39,8 +43,8 @@ var _ Sampler = DistributedSampler{}
 // check panics unless the fields are consistent.
 func (s DistributedSampler) check() {
 	if s.NumReplicas < 1 || s.Rank < 0 || s.Rank >= s.NumReplicas || s.N < 0 {
-		panic(fmt.Sprintf("data: DistributedSampler{N: %d, NumReplicas: %d, Rank: %d}: want N ≥ 0, NumReplicas ≥ 1 and 0 ≤ Rank < NumReplicas "+
-			"(pass the world size and this rank, e.g. r.Size() and r.Rank() of a dist.Rank)", s.N, s.NumReplicas, s.Rank))
+		panic(&dl.ValueError{Op: "data.DistributedSampler", Reason: fmt.Sprintf("N %d, NumReplicas %d, Rank %d", s.N, s.NumReplicas, s.Rank),
+			Fix: "use N >= 0, NumReplicas >= 1 and 0 <= Rank < NumReplicas (pass the world size and this rank, e.g. r.Size() and r.Rank() of a dist.Rank)"})
 	}
 }
 

@@ -26,11 +26,11 @@ type DataLoader struct {
 	sampler Sampler
 }
 
-// NewDataLoader returns a DataLoader over ds. It panics on a negative batch
-// size.
+// NewDataLoader returns a DataLoader over ds. It panics with a
+// *dl.ValueError on a negative batch size.
 func NewDataLoader(ds Dataset, cfg DataLoaderConfig) *DataLoader {
 	if cfg.BatchSize < 0 {
-		panic(fmt.Sprintf("data: NewDataLoader: BatchSize %d must be positive", cfg.BatchSize))
+		panic(&dl.ValueError{Op: "data.NewDataLoader", Reason: fmt.Sprintf("BatchSize %d", cfg.BatchSize), Fix: "use a positive BatchSize (0: the default, 1)"})
 	}
 	cfg.BatchSize = or(cfg.BatchSize, 1)
 	s := cfg.Sampler

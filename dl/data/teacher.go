@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // TeacherConfig configures a teacher network; the zero value is the
@@ -45,7 +47,7 @@ func NewTeacher(cfg TeacherConfig) *Teacher {
 	dims := append(append([]int{cfg.InputDim}, cfg.Hidden...), cfg.Outputs)
 	for _, d := range dims {
 		if d <= 0 {
-			panic(fmt.Sprintf("data: NewTeacher: layer sizes %v must be positive", dims))
+			panic(&dl.ValueError{Op: "data.NewTeacher", Reason: fmt.Sprintf("layer sizes %v", dims), Fix: "use positive InputDim, Hidden and Outputs"})
 		}
 	}
 	t := &Teacher{cfg: cfg, dims: dims}
@@ -84,7 +86,7 @@ func (t *Teacher) NumParams() int {
 // InputDim. It panics on another length.
 func (t *Teacher) Eval(x []float64) []float64 {
 	if len(x) != t.dims[0] {
-		panic(fmt.Sprintf("data: Teacher.Eval: input has %d values; want InputDim = %d", len(x), t.dims[0]))
+		panic(&dl.ShapeError{Op: "data.Teacher.Eval", Reason: fmt.Sprintf("input has %d values; want InputDim = %d", len(x), t.dims[0]), Fix: "pass InputDim values"})
 	}
 	h := x
 	for l := range t.w {

@@ -18,10 +18,10 @@ type Embedding struct {
 var _ Module = (*Embedding)(nil)
 
 // NewEmbedding returns an embedding table of num rows of dim features. It
-// panics if num or dim is not positive.
+// panics with a *dl.ValueError if num or dim is not positive.
 func NewEmbedding(num, dim int, cfg InitConfig) *Embedding {
 	if num <= 0 || dim <= 0 {
-		panic(fmt.Sprintf("nn: NewEmbedding(%d, %d): sizes must be positive", num, dim))
+		panic(&dl.ValueError{Op: "nn.NewEmbedding", Reason: fmt.Sprintf("%d rows of %d features", num, dim), Fix: "use positive sizes"})
 	}
 	var w *dl.Tensor
 	dl.NoGrad(func() { w = cfg.options().Randn(num, dim) })

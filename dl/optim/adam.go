@@ -74,7 +74,8 @@ func newAdam(op string, params []*dl.Tensor, cfg AdamConfig, decoupled bool) *Ad
 	def(&cfg.Beta2, 0.999)
 	def(&cfg.Eps, 1e-8)
 	if cfg.LR < 0 || cfg.Eps < 0 || cfg.WeightDecay < 0 || cfg.Beta1 < 0 || cfg.Beta1 >= 1 || cfg.Beta2 < 0 || cfg.Beta2 >= 1 {
-		panic(fmt.Sprintf("optim: %s(%+v): want LR, Eps, WeightDecay ≥ 0 and 0 ≤ β < 1", op, cfg))
+		panic(&dl.ValueError{Op: "optim." + op, Reason: fmt.Sprintf("%+v is out of range", cfg),
+			Fix: "use LR, Eps, WeightDecay >= 0 and 0 <= Beta1, Beta2 < 1"})
 	}
 	checkParams(op, params)
 	return &Adam{params: slices.Clone(params), cfg: cfg, decoupled: decoupled, state: make([]adamState, len(params))}

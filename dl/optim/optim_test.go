@@ -99,7 +99,13 @@ func TestOptimizerConfigErrors(t *testing.T) {
 	}
 	p := []*dl.Tensor{dl.Zeros(2).SetRequiresGrad(true)}
 	panics("nesterov", "Nesterov momentum needs Momentum > 0", func() { NewSGD(p, SGDConfig{Nesterov: true}) })
-	panics("beta", "0 ≤ β < 1", func() { NewAdam(p, AdamConfig{Beta2: 1}) })
+	panics("beta", "0 <= Beta1, Beta2 < 1", func() { NewAdam(p, AdamConfig{Beta2: 1}) })
+	w := dl.Ones(2).SetRequiresGrad(true)
+	panics("non-leaf", "parameter 0 is not a leaf", func() { NewSGD([]*dl.Tensor{w.Mul(w)}, SGDConfig{}) })
+	panics("nil", "parameter 1 is a nil *dl.Tensor", func() { NewAdam([]*dl.Tensor{w, nil}, AdamConfig{}) })
+	if err := dl.Catch(func() { NewSGD(p, SGDConfig{LR: -1}) }); !errors.Is(err, dl.ErrValue) {
+		t.Errorf("NewSGD with LR -1: %v; want a *dl.ValueError", err)
+	}
 	half := []*dl.Tensor{dl.Options{DType: dl.Float16}.Zeros(2)}
 	panics("float16", "keep Float32 master weights", func() { NewAdamW(half, AdamConfig{}) })
 	err := dl.Catch(func() { NewSGD(half, SGDConfig{}) })

@@ -3,6 +3,8 @@ package optim
 import (
 	"fmt"
 	"math"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // Schedule gives the learning rate to use at a step (0, 1, 2, ...).
@@ -29,10 +31,12 @@ type WarmupCosine struct {
 	Total  int     // step at which the decay reaches Min; must be > Warmup
 }
 
-// LR implements Schedule. It panics if Total ≤ Warmup or Warmup < 0.
+// LR implements Schedule. It panics with a *dl.ValueError if Total ≤
+// Warmup or Warmup < 0.
 func (s WarmupCosine) LR(step int) float64 {
 	if s.Warmup < 0 || s.Total <= s.Warmup {
-		panic(fmt.Sprintf("optim: WarmupCosine{Warmup: %d, Total: %d}: want 0 ≤ Warmup < Total", s.Warmup, s.Total))
+		panic(&dl.ValueError{Op: "optim.WarmupCosine.LR", Reason: fmt.Sprintf("Warmup %d and Total %d", s.Warmup, s.Total),
+			Fix: "use 0 <= Warmup < Total"})
 	}
 	switch {
 	case step < s.Warmup:

@@ -1,9 +1,12 @@
 package optim
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // fakeOpt records SetLR calls; it stands in for an optimizer in scheduler
@@ -59,8 +62,9 @@ func TestWarmupCosine(t *testing.T) {
 
 func TestWarmupCosinePanics(t *testing.T) {
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "want 0 ≤ Warmup < Total") {
-			t.Errorf("WarmupCosine{Warmup: 5, Total: 5}.LR panicked with %v; want a message naming the fix", r)
+		err, _ := recover().(error)
+		if !errors.Is(err, dl.ErrValue) || !strings.Contains(err.Error(), "use 0 <= Warmup < Total") {
+			t.Errorf("WarmupCosine{Warmup: 5, Total: 5}.LR panicked with %v; want a *dl.ValueError naming the fix", err)
 		}
 	}()
 	WarmupCosine{Peak: 1, Warmup: 5, Total: 5}.LR(0)

@@ -29,19 +29,22 @@ type SGD struct {
 
 var _ Optimizer = (*SGD)(nil)
 
-// NewSGD returns an SGD optimiser over params. It panics on a negative
-// hyper-parameter, on Nesterov without momentum or with dampening (as torch
-// raises ValueError), or on parameters that are not Float32/Float64 on a
-// host device.
+// NewSGD returns an SGD optimiser over params. It panics with a
+// *dl.ValueError on a negative hyper-parameter, on Nesterov without
+// momentum or with dampening (as torch raises ValueError) or on a nil or
+// non-leaf parameter, and with a *dl.DTypeError or *dl.DeviceError on
+// parameters that are not Float32/Float64 on a host device.
 func NewSGD(params []*dl.Tensor, cfg SGDConfig) *SGD {
 	if cfg.LR == 0 {
 		cfg.LR = 1e-3
 	}
 	if cfg.LR < 0 || cfg.Momentum < 0 || cfg.WeightDecay < 0 {
-		panic(fmt.Sprintf("optim: NewSGD(%+v): learning rate, momentum and weight decay must be ≥ 0", cfg))
+		panic(&dl.ValueError{Op: "optim.NewSGD", Reason: fmt.Sprintf("%+v has a negative learning rate, momentum or weight decay", cfg),
+			Fix: "use LR, Momentum and WeightDecay >= 0"})
 	}
 	if cfg.Nesterov && (cfg.Momentum <= 0 || cfg.Dampening != 0) {
-		panic(fmt.Sprintf("optim: NewSGD(%+v): Nesterov momentum needs Momentum > 0 and Dampening = 0", cfg))
+		panic(&dl.ValueError{Op: "optim.NewSGD", Reason: fmt.Sprintf("%+v: Nesterov momentum needs Momentum > 0 and Dampening = 0", cfg),
+			Fix: "set Momentum (e.g. 0.9) and leave Dampening at 0, or drop Nesterov"})
 	}
 	checkParams("NewSGD", params)
 	return &SGD{params: slices.Clone(params), cfg: cfg, bufs: make([]*dl.Tensor, len(params))}
