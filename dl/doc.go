@@ -33,9 +33,14 @@
 //
 // Misusing tensors panics with a typed error naming the operation, the
 // shapes, dtypes or devices involved and the fix: [*ShapeError],
-// [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError]
-// and [*AutogradError], which unwrap to [ErrShape], [ErrDevice],
-// [ErrDType], [ErrOutOfMemory], [ErrReleased] and [ErrAutograd].  An
+// [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError],
+// [*AutogradError] and [*ValueError] (a nil tensor, a range or a
+// configuration value out of bounds), which unwrap to [ErrShape],
+// [ErrDevice], [ErrDType], [ErrOutOfMemory], [ErrReleased], [ErrAutograd]
+// and [ErrValue].  Element counts are checked for overflow
+// ([MaxElements]), and the CPU has a capacity (the machine's memory by
+// default, see [ConfigureCPU]), so a tensor too large for the machine is
+// an out-of-memory error, not a crash of the whole process.  An
 // operation stopped because the context given to [SetCancel] is done (the
 // notebook kernel's interrupt) panics with a [*CanceledError], which
 // unwraps to [ErrCanceled] and to the context's error.  [Catch] turns
