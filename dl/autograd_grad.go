@@ -9,6 +9,10 @@ import "fmt"
 // changed; use Detach).
 func (t *Tensor) SetRequiresGrad(b bool) *Tensor {
 	t.notNil("SetRequiresGrad")
+	if b && !t.dtype.IsFloat() {
+		panic(&AutogradError{Op: "SetRequiresGrad", Reason: "only tensors of floating point dtype can require gradients; this one is " + t.dtype.String(),
+			Fix: "convert it with .AsType(dl.Float32) first"})
+	}
 	if t.node != nil {
 		panic(&AutogradError{Op: "SetRequiresGrad", Reason: "only leaf tensors can change requires_grad; this one is the result of " + t.node.op,
 			Fix: "use t.Detach() to get a leaf sharing its memory"})

@@ -7,8 +7,10 @@
 //
 // A [Tensor] is a dense, row-major array of a [DType] (Float32 by
 // default, Float64, and the 2-byte Float16 and BFloat16, computed with
-// float32 accumulation) on a [Device] ([CPU], simulated devices [Sim] and
-// [CUDA] GPUs).  Create tensors with [Zeros], [Ones], [Full], [Arange],
+// float32 accumulation; Int64, Int32, Uint8 and Bool for class targets,
+// token ids and masks) on a [Device] ([CPU], simulated devices [Sim] and
+// [CUDA] GPUs).  Comparisons return Bool masks and ArgMax returns Int64
+// indices, as in PyTorch.  Create tensors with [Zeros], [Ones], [Full], [Arange],
 // [FromSlice], [Rand] and [Randn], or with an [Options] value naming the
 // device, dtype and [Generator].  Ops are methods that return new tensors
 // (Add, Mul, MatMul, Sum, ReLU, ...); methods ending in InPlace modify

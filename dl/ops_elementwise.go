@@ -10,6 +10,7 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 	b.live(name)
 	sameDevice(name, a, b)
 	sameDType(name, a, b)
+	checkIntBinary(name, op, a)
 	shape := broadcastShapes(name, a.shape, b.shape)
 	if op.sameShapeOnly() && (a.n != b.n || numel(shape) != a.n) {
 		panic("dl: internal error: " + name + " kernel needs equal shapes")
@@ -25,6 +26,7 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 // unaryRaw computes op(x) elementwise.
 func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 	x.live(name)
+	checkIntUnary(name, op, x)
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {
@@ -37,6 +39,7 @@ func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 // scalarRaw computes op(x, s) elementwise.
 func scalarRaw(name string, op scalarOp, x *Tensor, s float64) *Tensor {
 	x.live(name)
+	checkIntScalar(name, op, x, s)
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {
@@ -52,6 +55,7 @@ func (t *Tensor) inPlace(name string, op binaryOp, u *Tensor) {
 	u.live(name)
 	sameDevice(name, t, u)
 	sameDType(name, t, u)
+	checkIntBinary(name, op, t)
 	if shape := broadcastShapes(name, t.shape, u.shape); numel(shape) != t.n || len(shape) > len(t.shape) {
 		panic(shapeErr(name, [][]int{t.shape, u.shape}, "the argument must broadcast to the receiver's shape",
 			"cannot update a tensor of shape %v in place with one of shape %v", t.shape, u.shape))
@@ -71,6 +75,7 @@ func (t *Tensor) inPlace(name string, op binaryOp, u *Tensor) {
 // scalarInPlace runs t = op(t, s).
 func (t *Tensor) scalarInPlace(name string, op scalarOp, s float64) {
 	t.live(name)
+	checkIntScalar(name, op, t, s)
 	if t.n == 0 {
 		return
 	}

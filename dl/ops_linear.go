@@ -13,6 +13,7 @@ func Linear(x, w, b *Tensor) *Tensor {
 	const op = "Linear"
 	x.live(op)
 	w.live(op)
+	requireFloat(op, x, w, b)
 	if autocastMode.Active() {
 		if y := linearAutocast(op, x, w, b); y != nil {
 			return y

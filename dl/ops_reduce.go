@@ -6,7 +6,8 @@ import (
 
 // Sum returns the sum over the given axes (all axes if none: a scalar),
 // removing them, like torch.sum(t, dim).  Negative axes count from the
-// end.  Float32 sums of whole rows accumulate in float64.
+// end.  Float32 sums of whole rows accumulate in float64; sums of integer
+// and Bool tensors are Int64 (a Bool sum counts the true values).
 func (t *Tensor) Sum(axes ...int) *Tensor { return t.sum("Sum", axes, false) }
 
 // SumKeepDim is Sum keeping the reduced axes with size 1 (torch:
@@ -14,7 +15,8 @@ func (t *Tensor) Sum(axes ...int) *Tensor { return t.sum("Sum", axes, false) }
 func (t *Tensor) SumKeepDim(axes ...int) *Tensor { return t.sum("SumKeepDim", axes, true) }
 
 // Mean returns the mean over the given axes (all axes if none), like
-// torch.mean.
+// torch.mean.  It panics with a *DTypeError on integer tensors, as
+// PyTorch does: convert with AsType(dl.Float32) first.
 func (t *Tensor) Mean(axes ...int) *Tensor { return t.mean("Mean", axes, false) }
 
 // MeanKeepDim is Mean keeping the reduced axes with size 1.
@@ -23,6 +25,9 @@ func (t *Tensor) MeanKeepDim(axes ...int) *Tensor { return t.mean("MeanKeepDim",
 func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
 	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
+	if t.dtype.isInt() {
+		return sumInt(name, t, ax, keep)
+	}
 	out := reduceRaw(name, opSum, t, ax, keep)
 	if needsGrad(t) {
 		in := t.shape
@@ -36,6 +41,7 @@ func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
 func (t *Tensor) mean(name string, axes []int, keep bool) *Tensor {
 	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
+	requireFloat(name, t)
 	count := 1
 	for _, a := range ax {
 		count *= t.shape[a]

@@ -94,7 +94,7 @@ func newTensor(op string, dev Device, dt DType, dims []int) *Tensor {
 	CheckCancel(op)
 	n := checkedNumel(op, dims)
 	if !dt.valid() {
-		panic(&DTypeError{Op: op, DTypes: []DType{dt}, Reason: "unknown dtype " + dt.String(), Fix: "use Float32, Float64, Float16 or BFloat16"})
+		panic(&DTypeError{Op: op, DTypes: []DType{dt}, Reason: "unknown dtype " + dt.String(), Fix: "use one of the dtypes of dl: Float32, Float64, Float16, BFloat16, Int64, Int32, Uint8, Bool"})
 	}
 	if !dev.IsHost() || dev.index != 0 {
 		dev.check(op)

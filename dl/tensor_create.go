@@ -90,14 +90,26 @@ func Scalar(v float64) *Tensor { return Options{}.Scalar(v) }
 func Arange(start, end, step float64) *Tensor { return Options{}.Arange(start, end, step) }
 
 // FromSlice returns a tensor on CPU holding a copy of data with shape dims
-// (1-D when dims is empty); its dtype is Float32 for []float32 and Float64
-// for []float64, like torch.tensor.  It panics with a *ShapeError if
-// len(data) does not match dims.
-func FromSlice[T float32 | float64](data []T, dims ...int) *Tensor {
+// (1-D when dims is empty); its dtype follows the element type, like
+// torch.tensor: Float32 for []float32, Float64 for []float64, Int64 for
+// []int64 (class targets, token ids), Int32, Uint8 and Bool.  It panics
+// with a *ShapeError if len(data) does not match dims.
+func FromSlice[T hostElem](data []T, dims ...int) *Tensor {
 	if len(dims) == 0 {
 		dims = []int{len(data)}
 	}
 	return fromHost(Options{DType: dtypeOf[T]()}, "FromSlice", data, dims)
+}
+
+// FromInt64s returns a tensor of shape dims holding data converted to
+// o.DType on o.Device (1-D with no dims), exactly for integer dtypes: the
+// way to build class targets or token ids of any dtype.  It panics with a
+// *ShapeError if len(data) does not match dims.
+func (o Options) FromInt64s(data []int64, dims ...int) *Tensor {
+	if len(dims) == 0 {
+		dims = []int{len(data)}
+	}
+	return fromHost(o, "FromInt64s", data, dims)
 }
 
 // ZerosLike returns zeros with t's shape, dtype and device.
@@ -115,17 +127,31 @@ func OnesLike(t *Tensor) *Tensor {
 // opts returns the Options that create tensors like t.
 func (t *Tensor) opts() Options { return Options{Device: t.dev, DType: t.dtype} }
 
-func dtypeOf[T float32 | float64]() DType {
+// hostElem is the Go element types FromSlice accepts.
+type hostElem interface {
+	float32 | float64 | int64 | int32 | uint8 | bool
+}
+
+func dtypeOf[T hostElem]() DType {
 	var zero T
-	if unsafe.Sizeof(zero) == 8 {
+	switch any(zero).(type) {
+	case float64:
 		return Float64
+	case int64:
+		return Int64
+	case int32:
+		return Int32
+	case uint8:
+		return Uint8
+	case bool:
+		return Bool
 	}
 	return Float32
 }
 
 // fromHost builds a tensor from host values: copied into a CPU tensor,
 // converted to the dtype there, then copied to the device.
-func fromHost[T float32 | float64](o Options, op string, data []T, dims []int) *Tensor {
+func fromHost[T hostElem](o Options, op string, data []T, dims []int) *Tensor {
 	if n := checkedNumel(op, dims); n != len(data) {
 		panic(shapeErr(op, [][]int{dims}, "pass as many values as the shape holds",
 			"%d values for shape %v (%d elements)", len(data), dims, n))

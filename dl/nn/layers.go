@@ -7,8 +7,9 @@ import (
 )
 
 // Embedding maps integer token ids to rows of a [Num, Dim] table, like
-// torch.nn.Embedding. Forward takes a tensor of ids (integer values stored
-// as floats) of any shape and returns shape ids.shape + [Dim].
+// torch.nn.Embedding. Forward takes a tensor of ids of any shape (Int64,
+// like PyTorch's, or Int32, Uint8, or floats holding integers) and
+// returns shape ids.shape + [Dim].
 // Initialisation is PyTorch's: N(0, 1).
 type Embedding struct {
 	Weight   *dl.Tensor
