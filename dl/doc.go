@@ -71,7 +71,9 @@
 // intermediate results, except the tensor Backward was called on and
 // tensors marked with Retain, and what ops saved for backward); and
 // ZeroGrad, which releases gradients.  Using a released tensor panics
-// with a *ReleasedError saying how to keep it.  A tensor that is simply
+// with a *ReleasedError saying how to keep it; Item still reads a
+// one-element intermediate Backward released (a loss), whose value it
+// keeps.  A tensor that is simply
 // dropped is released by a runtime cleanup when the garbage collector
 // finds it, which is not deterministic: code that measures peaks releases
 // explicitly.  Float32Data and Float64Data return the host memory itself

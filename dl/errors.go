@@ -67,14 +67,19 @@ func (e *DTypeError) Unwrap() error { return ErrDType }
 // allocator (by Release, ZeroGrad, or Backward freeing the graph).
 // Unwrap returns ErrReleased.
 type ReleasedError struct {
-	Op     string
-	Reason string // who released it
+	Op       string
+	Reason   string  // who released it
+	Value    float64 // the value of a one-element tensor Backward released (HasValue)
+	HasValue bool
 }
 
 // Error returns the message: "dl: Op: kind: reason; fix".
 func (e *ReleasedError) Error() string {
-	return format(e.Op, "tensor used after release", "it was released by "+e.Reason,
-		"call t.Retain() before Backward to keep an intermediate tensor, or keep a copy with t.Clone()")
+	fix := "call t.Retain() before Backward to keep an intermediate tensor, or keep a copy with t.Clone()"
+	if e.HasValue {
+		fix = fmt.Sprintf("its value (%v) is still readable with Item(); %s", e.Value, fix)
+	}
+	return format(e.Op, "tensor used after release", "it was released by "+e.Reason, fix)
 }
 
 // Unwrap returns ErrReleased.

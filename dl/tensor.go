@@ -27,7 +27,9 @@ type Tensor struct {
 	dtype DType
 	dev   Device
 
-	released string // who released it ("" while live)
+	released string  // who released it ("" while live)
+	value    float64 // a one-element tensor's value, kept when Backward released it (hasValue)
+	hasValue bool
 	cleanup  runtime.Cleanup
 
 	// autograd state
@@ -129,7 +131,7 @@ func (t *Tensor) v(op string) view {
 func (t *Tensor) live(op string) {
 	t.notNil(op)
 	if t.released != "" {
-		panic(&ReleasedError{Op: op, Reason: t.released})
+		panic(&ReleasedError{Op: op, Reason: t.released, Value: t.value, HasValue: t.hasValue})
 	}
 }
 

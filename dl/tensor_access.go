@@ -46,8 +46,14 @@ func (t *Tensor) Bools() []bool {
 }
 
 // Item returns the value of a tensor with one element as a float64, like
-// torch.Tensor.item.  It panics with a *ShapeError otherwise.
+// torch.Tensor.item.  It panics with a *ShapeError otherwise.  A
+// one-element intermediate that Backward released (the loss under
+// scaler.Scale(loss).Backward()) keeps its value for Item, as PyTorch's
+// loss.item() works after backward.
 func (t *Tensor) Item() float64 {
+	if t != nil && t.released != "" && t.hasValue {
+		return t.value
+	}
 	t.live("Item")
 	if t.n != 1 {
 		panic(shapeErr("Item", [][]int{t.shape}, "index or reduce it first (e.g. t.Sum())",
