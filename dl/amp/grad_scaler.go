@@ -8,7 +8,9 @@ import (
 )
 
 // GradScalerConfig configures NewGradScaler; the zero value is
-// torch.amp.GradScaler's defaults.
+// torch.amp.GradScaler's defaults.  A field's 0 means its default without
+// hiding a choice: torch refuses 0 for every one of them (the factors and
+// the interval must be positive).
 type GradScalerConfig struct {
 	InitScale      float64 // initial scale S (torch init_scale); default 65536 = 2^16
 	GrowthFactor   float64 // S ← S·GrowthFactor after GrowthInterval clean steps (torch growth_factor); default 2

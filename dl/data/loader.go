@@ -9,6 +9,9 @@ import (
 
 // DataLoaderConfig configures a DataLoader; the zero value is torch's
 // DataLoader defaults: batches of 1, in order, keeping a short last batch.
+//
+// BatchSize 0 means the default, 1; torch refuses batch_size=0, so no
+// choice is lost.
 type DataLoaderConfig struct {
 	BatchSize int     // examples per batch (torch batch_size); default 1
 	Shuffle   bool    // a new permutation each epoch (torch shuffle); default false
