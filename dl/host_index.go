@@ -3,17 +3,16 @@ package dl
 // Host kernels for index-based ops (embedding lookup, gathers for
 // cross-entropy and max, masked fills).
 
+// indexSelect copies whole rows, so it works on bytes for every dtype.
 func (hostBackend) indexSelect(dst, src view, idx []int, rowLen int) {
-	switch dst.st.dtype.Size() { // a copy: only the element size matters
-	case 8:
-		selectRows(elems[uint64](dst), elems[uint64](src), idx, rowLen)
-	case 4:
-		selectRows(elems[uint32](dst), elems[uint32](src), idx, rowLen)
-	case 2:
-		selectRows(dst.u16(), src.u16(), idx, rowLen)
-	default:
-		selectRows(elems[uint8](dst), elems[uint8](src), idx, rowLen)
-	}
+	sz := dst.st.dtype.Size()
+	selectRows(viewBytes(dst), viewBytes(src), idx, rowLen*sz)
+}
+
+// viewBytes returns the host bytes of v's elements.
+func viewBytes(v view) []byte {
+	sz := v.st.dtype.Size()
+	return v.st.bytes()[v.off*sz : (v.off+v.n)*sz]
 }
 
 func selectRows[T any](dst, src []T, idx []int, rowLen int) {

@@ -146,13 +146,20 @@ func TestCourseClaimOf2048H100For30Days(t *testing.T) {
 	}
 }
 
-func TestEstimateIsConsistent(t *testing.T) {
+// llama70BRun is Llama 3 70B on 2,048 H100 (DP 64 × TP 8 × PP 4, ZeRO-1,
+// sequence parallelism, selective recomputation, 1F1B with 32 micro-batches).
+func llama70BRun(t *testing.T) Run {
+	t.Helper()
 	c, err := NewCluster("H100", 8, "NVLink 4.0", "NDR")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Run{Model: Llama3_70B, Cluster: c, Tokens: 15e12,
+	return Run{Model: Llama3_70B, Cluster: c, Tokens: 15e12,
 		Strategy: Strategy{DP: 64, TP: 8, PP: 4, ZeRO: ZeRO1, SequenceParallel: true, Recompute: SelectiveRecompute, MicroBatches: 32}}
+}
+
+func TestEstimateIsConsistent(t *testing.T) {
+	base := llama70BRun(t)
 	e, err := base.Estimate()
 	if err != nil {
 		t.Fatal(err)
@@ -215,12 +222,7 @@ func TestValidateNamesTheProblem(t *testing.T) {
 // 7.0M GPU-hours for Llama 3.1 70B give an efficiency below the assumed
 // 55 % whose estimate takes those hours.
 func TestCalibrateEfficiency(t *testing.T) {
-	c, err := NewCluster("H100", 8, "NVLink 4.0", "NDR")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Run{Model: Llama3_70B, Cluster: c, Tokens: 15e12,
-		Strategy: Strategy{DP: 64, TP: 8, PP: 4, ZeRO: ZeRO1, SequenceParallel: true, Recompute: SelectiveRecompute, MicroBatches: 32}}
+	r := llama70BRun(t)
 	r.ComputeEfficiency = 0.4
 	want, err := r.Estimate()
 	if err != nil {
