@@ -107,9 +107,17 @@ func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 // prefetcher follows.  (BLIS keeps a B micro-panel in L1 instead, jr
 // outside; at KC=256 and NR=32 that panel is 32 KiB, all of Zen 4's L1,
 // and this order measured 2-9% faster at n = 1024..2048 on one core.)
-func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc, mc, nc, kc int, beta T) {
+//
+// It polls g (cancellation, see gang) before each A micro-panel, so a
+// cancel waits for at most MR x NC x KC of work (29 MFLOP with the AVX-512
+// kernel, 4 MFLOP with the portable one), not a whole chunk; a chunk cut
+// short leaves C partly written, which a cancelled call allows.
+func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc, mc, nc, kc int, beta T, g *gang) {
 	mr, nr, ldc := mk.MR, mk.NR, p.LDC
 	for ir := 0; ir < mc; ir += mr {
+		if g.stopped() {
+			return
+		}
 		mb := min(mr, mc-ir)
 		ap := &a[ir*kc]
 		for jr := 0; jr < nc; jr += nr {

@@ -16,8 +16,8 @@ import (
 // first applies beta, the later ones add).
 //
 // Cancellation (dl.SetCancel, see gang): every goroutine polls the
-// context before each B group and each chunk, a macro-block of at most
-// MC x NC x KC; once one sees it done all give up, and the caller's
+// context before each B group, each chunk and each A micro-panel of a
+// chunk (MR x NC x KC of work); once one sees it done all give up, and the caller's
 // goroutine waits until no helper is inside run before it reports, so no
 // helper writes into C or the shared B block after the call returned.
 type job[T Float] struct {
@@ -147,7 +147,7 @@ func (j *job[T]) chunk(ws *workspace[T], c, jc, nc, pc, kc, panels int, beta T) 
 	q0, q1 := panels*cn/j.partsN, panels*(cn+1)/j.partsN
 	n0, n1 := q0*mk.NR, min(q1*mk.NR, nc)
 	mk.packA(ws.a, p, i0, pc, mc, kc)
-	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta)
+	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta, &j.gang)
 }
 
 // gang is the cancellation state of the goroutines of one call
