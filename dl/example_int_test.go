@@ -27,9 +27,9 @@ func ExampleFromSlice_int64() {
 // check with a typed error.
 func ExampleSetCancel() {
 	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the interrupt; once SetCancel holds ctx, a cancel is seen within microseconds
 	dl.SetCancel(ctx)
 	defer dl.SetCancel(nil)
-	cancel()
 	err := dl.Catch(func() { dl.Ones(512, 512).MatMul(dl.Ones(512, 512)) })
 	fmt.Println(errors.Is(err, dl.ErrCanceled), errors.Is(err, context.Canceled))
 	// Output:
