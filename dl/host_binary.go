@@ -126,6 +126,10 @@ func binContig[F float](op binaryOp, o, a, b []F) {
 			o[i] = a[i] * (1 - b[i]*b[i])
 		}
 	case opGELUGrad:
+		if o, ok := any(o).([]float32); ok { // 16 float32 lanes where available
+			vec.GELUGrad(o, any(a).([]float32), any(b).([]float32))
+			return
+		}
 		for i := range o {
 			o[i] = a[i] * F(geluGrad(float64(b[i])))
 		}

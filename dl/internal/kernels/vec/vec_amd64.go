@@ -122,3 +122,33 @@ func maxVec(x []float32) (m float32, nan bool, n int) {
 	m, nan = maxAVX512(&x[0], n)
 	return m, nan, n
 }
+
+// geluAVX512 is geluGeneric on n floats, n > 0 a multiple of 16
+// (gelu_amd64.s).
+//
+//go:noescape
+func geluAVX512(dst, src *float32, n int)
+
+// geluGradAVX512 is geluGradGeneric on n floats, n > 0 a multiple of 16.
+//
+//go:noescape
+func geluGradAVX512(dst, grad, x *float32, n int)
+
+// geluAssembly reports whether GELU and GELUGrad run gelu_amd64.s.
+func geluAssembly() bool { return haveAVX512 }
+
+func geluVec(dst, src []float32) int {
+	n := vectorLen(len(dst))
+	if n > 0 {
+		geluAVX512(&dst[0], &src[0], n)
+	}
+	return n
+}
+
+func geluGradVec(dst, g, x []float32) int {
+	n := vectorLen(len(dst))
+	if n > 0 {
+		geluGradAVX512(&dst[0], &g[0], &x[0], n)
+	}
+	return n
+}

@@ -18,3 +18,17 @@ func maxVec(x []float32) (m float32, nan bool, n int) {
 	m, nan = maxGeneric(x)
 	return m, nan, len(x)
 }
+
+// GELU has a loop of its own here, the float64 formula (see gelu.go).
+
+func geluAssembly() bool { return false }
+
+func geluVec(dst, src []float32) int {
+	geluFloat64(dst, src)
+	return len(dst)
+}
+
+func geluGradVec(dst, g, x []float32) int {
+	geluGradFloat64(dst, g, x)
+	return len(dst)
+}
