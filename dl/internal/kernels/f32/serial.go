@@ -1,0 +1,21 @@
+package f32
+
+import "github.com/dlbd/dlbd/dl/internal/kernels/gemm"
+
+// GemmSerial is Gemm on the calling goroutine alone, with transposes as
+// booleans, for work that ForEach already spreads over the threads (one
+// attention head per goroutine).  It returns the context's error
+// (dl.SetCancel) instead of panicking, so that it may run on a helper
+// goroutine; inconsistent arguments still panic with a *gemm.ArgError.
+func GemmSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	p := gemm.Args[float32]{
+		Op: "f32.GemmSerial", TransA: tA, TransB: tB,
+		M: m, N: n, K: k, Alpha: alpha, A: a, LDA: lda, B: b, LDB: ldb, Beta: beta, C: c, LDC: ldc,
+	}
+	return kernels.RunSerial(&p)
+}
+
+// ForEach runs f(i) for every i < n on up to Threads() goroutines (the
+// caller's and the GEMM kernels' pool), and returns the first error an f
+// returned; f must not panic.  See gemm.ForEach.
+func ForEach(n int, f func(i int) error) error { return gemm.ForEach(kernels.Threads(), n, f) }

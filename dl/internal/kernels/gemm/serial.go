@@ -1,0 +1,67 @@
+package gemm
+
+import "sync/atomic"
+
+// RunSerial checks p and computes it with the fastest available kernel on
+// the calling goroutine alone, for callers that spread their own items
+// over goroutines with ForEach (the fused attention's heads).  It returns
+// the context's error (dl.SetCancel) instead of panicking, so that it may
+// run on a helper goroutine; bad arguments still panic (an *ArgError: a
+// bug in the caller).
+func (ks *Kernels[T]) RunSerial(p *Args[T]) error {
+	p.Check()
+	mk := ks.Go
+	if len(ks.SIMD) > 0 {
+		mk = ks.simd(p)
+	}
+	return blocked(mk, 1, p)
+}
+
+// ForEach runs f(i) for every i < n on up to nt goroutines: the caller's
+// and nt−1 workers of the pool that the GEMM kernels use, each taking the
+// next i until none is left.  It returns when every f that started has
+// returned, with the first error one of them returned; after an error no
+// further i starts.  f runs on helper goroutines, so it must not panic:
+// report failures (a cancelled context) as errors.
+func ForEach(nt, n int, f func(i int) error) error {
+	if n <= 0 {
+		return nil
+	}
+	var (
+		next, done atomic.Int32
+		g          gang
+	)
+	items := int32(n)
+	work := func() {
+		for i := next.Add(1) - 1; i < items; i = next.Add(1) - 1 {
+			if g.stop.Load() {
+				return
+			}
+			if err := f(int(i)); err != nil {
+				g.err.CompareAndSwap(nil, &err)
+				g.stop.Store(true)
+				return
+			}
+			done.Add(1)
+		}
+	}
+	nt = min(max(nt, 1), n)
+	if nt == 1 {
+		work()
+	} else {
+		goParallel(nt-1, func() {
+			if g.enter() {
+				work()
+			}
+			g.leave()
+		}, func() {
+			work()
+			g.wait(&done, items)
+		})
+	}
+	if g.stop.Load() {
+		g.quiesce() // helpers still inside f
+		return g.cause()
+	}
+	return nil
+}
