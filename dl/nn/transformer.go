@@ -2,7 +2,6 @@ package nn
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dlbd/dlbd/dl"
 )
@@ -68,38 +67,14 @@ func (b *Block) Forward(x *dl.Tensor) *dl.Tensor {
 
 // attention is causal multi-head self-attention:
 // softmax(Q·Kᵀ/√d_head + mask)·V per head, heads concatenated, projected.
+// dl.CausalSelfAttention runs it as one fused kernel on host devices and
+// writes it out op by op (Narrow, Permute, MatMul, MaskedFill, Softmax)
+// under dl.WithoutFusion.
 func (b *Block) attention(x *dl.Tensor) *dl.Tensor {
-	s := x.Shape()
-	if len(s) != 3 {
+	if s := x.Shape(); len(s) != 3 {
 		panic(&dl.ShapeError{Op: "nn.Block.Forward", Shapes: [][]int{s}, Reason: "want input [batch, time, dim]", Fix: "reshape to 3-D"})
 	}
-	bs, t, d := s[0], s[1], s[2]
-	h, dh := b.Heads, d/b.Heads
-	qkv := b.QKV.Forward(x)           // [B, T, 3d]
-	split := func(i int) *dl.Tensor { // → [B, h, T, dh]
-		return qkv.Narrow(2, i*d, d).Reshape(bs, t, h, dh).Permute(0, 2, 1, 3)
-	}
-	q, k, v := split(0), split(1), split(2)
-	scores := q.MatMul(k.Transpose(2, 3)).MulScalar(1 / math.Sqrt(float64(dh))) // [B, h, T, T]
-	att := scores.MaskedFill(causalMask(t, scores.DType(), scores.Device()), math.Inf(-1)).Softmax(3)
-	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(bs, t, d) // heads side by side
-	return b.Proj.Forward(y)
-}
-
-// causalMask is [T, T] with ones above the diagonal: position i may not
-// look at positions j > i.
-func causalMask(t int, dt dl.DType, dev dl.Device) *dl.Tensor {
-	m := make([]float32, t*t)
-	for i := range t {
-		for j := i + 1; j < t; j++ {
-			m[i*t+j] = 1
-		}
-	}
-	mask := dl.FromSlice(m, t, t)
-	if dt != dl.Float32 {
-		mask = mask.AsType(dt)
-	}
-	return mask.To(dev)
+	return b.Proj.Forward(dl.CausalSelfAttention(b.QKV.Forward(x), b.Heads)) // [B, T, 3d] → [B, T, d]
 }
 
 // NamedParameters returns the block's parameters with GPT-style names.

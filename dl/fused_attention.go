@@ -1,0 +1,292 @@
+package dl
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+	"github.com/dlbd/dlbd/dl/internal/kernels/f64"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
+
+// CausalSelfAttention returns causal multi-head self-attention of the
+// packed projection qkv [B, T, 3d] (Q, K and V side by side, each with
+// heads heads of d/heads columns, as GPT-2's c_attn output):
+//
+//	y_h = softmax(Q_h·K_hᵀ/√d_h + mask)·V_h    position t attends to positions ≤ t
+//
+// with the heads side by side in y [B, T, d], like
+// torch's F.scaled_dot_product_attention(q, k, v, is_causal=True) on the
+// split, transposed heads.  The output has qkv's dtype.
+//
+// On host devices (fusion on, see WithoutFusion) it runs a fused kernel in
+// the manner of FlashAttention: per head and per block of 64 query rows
+// it computes the scores against the keys that the mask lets the block
+// see, their softmax and the product with V, so the T×T score matrix of a
+// head is never stored (a 64×T strip per thread is), the masked upper
+// triangle is skipped (about half of the products), and backward keeps only
+// each row's log Σ exp and recomputes the scores.  Half inputs are computed
+// in float32.  Elsewhere, or under WithoutFusion, it runs the op-by-op
+// composition that the course writes out (Narrow, Permute, MatMul,
+// MaskedFill, Softmax), which keeps the [B, h, T, T] scores for backward;
+// the two agree to rounding (TestCausalSelfAttentionFused).
+//
+// It panics with a *ShapeError unless qkv is [B, T, 3d] with d a positive
+// multiple of heads.
+//
+// Paper: Dao et al. 2022, FlashAttention (arXiv:2205.14135).
+func CausalSelfAttention(qkv *Tensor, heads int) *Tensor {
+	const op = "CausalSelfAttention"
+	qkv.live(op)
+	requireFloat(op, qkv)
+	s := qkv.shape
+	if len(s) != 3 || heads <= 0 || s[2]%(3*heads) != 0 || s[2] == 0 {
+		panic(shapeErr(op, [][]int{s}, "pass the output of the fused Q, K, V projection, [batch, time, 3·dim], with dim a positive multiple of heads",
+			"want [batch, time, 3·dim] with dim a multiple of %d heads", heads))
+	}
+	if !qkv.dev.IsHost() || !FusionEnabled() {
+		return attentionUnfused(qkv, heads)
+	}
+	return fusedAttention(op, qkv, heads)
+}
+
+// attentionUnfused is the written-out attention: the reference of the
+// fused kernel and its path on devices without one.
+func attentionUnfused(qkv *Tensor, heads int) *Tensor {
+	bs, t, d := qkv.shape[0], qkv.shape[1], qkv.shape[2]/3
+	dh := d / heads
+	split := func(i int) *Tensor { // → [B, h, T, dh]
+		return qkv.Narrow(2, i*d, d).Reshape(bs, t, heads, dh).Permute(0, 2, 1, 3)
+	}
+	q, k, v := split(0), split(1), split(2)
+	scores := q.MatMul(k.Transpose(2, 3)).MulScalar(1 / math.Sqrt(float64(dh))) // [B, h, T, T]
+	att := scores.MaskedFill(causalMask(t, scores.dtype, scores.dev), math.Inf(-1)).Softmax(3)
+	return att.MatMul(v).Permute(0, 2, 1, 3).Reshape(bs, t, d) // heads side by side
+}
+
+// causalMask is [T, T] with ones above the diagonal: position i may not
+// look at positions j > i.
+func causalMask(t int, dt DType, dev Device) *Tensor {
+	m := make([]float32, t*t)
+	for i := range t {
+		for j := i + 1; j < t; j++ {
+			m[i*t+j] = 1
+		}
+	}
+	mask := FromSlice(m, t, t)
+	if dt != Float32 {
+		mask = mask.AsType(dt)
+	}
+	return mask.To(dev)
+}
+
+// attnBlock is the number of query rows the fused kernel handles at a
+// time: a 64×T strip of scores per thread (128 KiB at T = 512) stays in
+// the L2 cache, and products of 64 rows keep the GEMM micro-kernel busy.
+const attnBlock = 64
+
+// fusedAttention is CausalSelfAttention's fused kernel on host memory.
+func fusedAttention(op string, qkv *Tensor, heads int) *Tensor {
+	bs, t, d := qkv.shape[0], qkv.shape[1], qkv.shape[2]/3
+	x := compute32(qkv) // float32 or float64
+	y := x.like(op, []int{bs, t, d})
+	lse := Options{Device: qkv.dev, DType: Float64}.Zeros(bs * heads * t) // each query row's log Σ exp
+	g := attnGeom{b: bs, t: t, d: d, h: heads, dh: d / heads}
+	var err error
+	if x.dtype == Float64 {
+		err = attnForward(g, x.v(op).f64(), y.v(op).f64(), lse.v(op).f64())
+	} else {
+		err = attnForward(g, x.v(op).f32(), y.v(op).f32(), lse.v(op).f64())
+	}
+	if err != nil {
+		y.Release()
+		lse.Release()
+		if x != qkv {
+			x.Release()
+		}
+		panic(&CanceledError{Op: op, Cause: err})
+	}
+	out := finish(y, qkv.dtype, []*Tensor{qkv}, x)
+	if !needsGrad(qkv) {
+		lse.Release()
+		return out
+	}
+	record(op, out, []*Tensor{qkv}, []*Tensor{lse}, func(gy *Tensor) []*Tensor {
+		xb, yb, gb := compute32(qkv), compute32(out), compute32(gy)
+		dx := xb.like(op+" backward", xb.shape)
+		var err error
+		if xb.dtype == Float64 {
+			err = attnBackward(g, xb.v(op).f64(), yb.v(op).f64(), gb.v(op).f64(), lse.v(op).f64(), dx.v(op).f64())
+		} else {
+			err = attnBackward(g, xb.v(op).f32(), yb.v(op).f32(), gb.v(op).f32(), lse.v(op).f64(), dx.v(op).f32())
+		}
+		for _, p := range [][2]*Tensor{{xb, qkv}, {yb, out}, {gb, gy}} {
+			if p[0] != p[1] {
+				p[0].Release()
+			}
+		}
+		if err != nil {
+			dx.Release()
+			panic(&CanceledError{Op: op + " backward", Cause: err})
+		}
+		return []*Tensor{finish(dx, qkv.dtype, nil)}
+	})
+	return out
+}
+
+// attnGeom is the geometry of one attention call: batch b, sequence t,
+// width d = h heads × dh columns.  Row r of batch item b starts at
+// (b·t + r)·3d in qkv and at (b·t + r)·d in the output; head j's columns
+// of Q, K and V start at j·dh, d + j·dh and 2d + j·dh.
+type attnGeom struct{ b, t, d, h, dh int }
+
+// attnForward computes y and lse for every (batch item, head) pair, the
+// pairs spread over the threads.
+func attnForward[F float](g attnGeom, x, y []F, lse []float64) error {
+	ld := 3 * g.d
+	scale := 1 / math.Sqrt(float64(g.dh))
+	return forEachThread(g.b*g.h, func(pair int) error {
+		bi, hi := pair/g.h, pair%g.h
+		xb := x[bi*g.t*ld:]
+		q, k, v := xb[hi*g.dh:], xb[g.d+hi*g.dh:], xb[2*g.d+hi*g.dh:]
+		yb := y[bi*g.t*g.d+hi*g.dh:]
+		l := lse[pair*g.t : (pair+1)*g.t]
+		s := make([]F, min(attnBlock, g.t)*g.t)
+		for i0 := 0; i0 < g.t; i0 += attnBlock {
+			i1 := min(i0+attnBlock, g.t)
+			rows, e := i1-i0, i1 // the block sees keys 0 … i1−1
+			if err := gemmSerial(false, true, rows, e, g.dh, F(scale), q[i0*ld:], ld, k, ld, 0, s, e); err != nil {
+				return err
+			}
+			for r := range rows {
+				n := i0 + r + 1 // keys 0 … i0+r
+				row := s[r*e : (r+1)*e]
+				l[i0+r] = softmaxPrefix(row[:n])
+				clear(row[n:])
+			}
+			if err := gemmSerial(false, false, rows, g.dh, e, 1, s, e, v, ld, 0, yb[i0*g.d:], g.d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// attnBackward computes the gradient dx of qkv from the output y, its
+// gradient gy and the rows' lse.  Per pair the query blocks run from the
+// last, which sees every key and so initialises dK and dV (beta 0), to
+// the first, each adding its part:
+//
+//	P  = exp(Q_i·Kᵀ·scale − lse)             recomputed
+//	dV += Pᵀ·dY_i,  dP = dY_i·Vᵀ,  D = rowsum(dY_i ∘ Y_i)
+//	dS = P ∘ (dP − D)·scale,  dQ_i = dS·K,  dK += dSᵀ·Q_i
+func attnBackward[F float](g attnGeom, x, y, gy []F, lse []float64, dx []F) error {
+	ld := 3 * g.d
+	scale := 1 / math.Sqrt(float64(g.dh))
+	return forEachThread(g.b*g.h, func(pair int) error {
+		bi, hi := pair/g.h, pair%g.h
+		xb, dxb := x[bi*g.t*ld:], dx[bi*g.t*ld:]
+		q, k, v := xb[hi*g.dh:], xb[g.d+hi*g.dh:], xb[2*g.d+hi*g.dh:]
+		dq, dk, dv := dxb[hi*g.dh:], dxb[g.d+hi*g.dh:], dxb[2*g.d+hi*g.dh:]
+		off := bi*g.t*g.d + hi*g.dh
+		yb, gb := y[off:], gy[off:]
+		l := lse[pair*g.t : (pair+1)*g.t]
+		size := min(attnBlock, g.t) * g.t
+		p, dp := make([]F, size), make([]F, size)
+		last := (g.t - 1) / attnBlock * attnBlock
+		for i0 := last; i0 >= 0; i0 -= attnBlock {
+			i1 := min(i0+attnBlock, g.t)
+			rows, e := i1-i0, i1
+			beta := F(1)
+			if i0 == last {
+				beta = 0
+			}
+			if err := gemmSerial(false, true, rows, e, g.dh, F(scale), q[i0*ld:], ld, k, ld, 0, p, e); err != nil {
+				return err
+			}
+			for r := range rows {
+				n := i0 + r + 1
+				row := p[r*e : (r+1)*e]
+				expShift(row[:n], l[i0+r])
+				clear(row[n:])
+			}
+			if err := gemmSerial(true, false, e, g.dh, rows, 1, p, e, gb[i0*g.d:], g.d, beta, dv, ld); err != nil {
+				return err
+			}
+			if err := gemmSerial(false, true, rows, e, g.dh, 1, gb[i0*g.d:], g.d, v, ld, 0, dp, e); err != nil {
+				return err
+			}
+			for r := range rows {
+				yr, gr := yb[(i0+r)*g.d:][:g.dh], gb[(i0+r)*g.d:][:g.dh]
+				var dd float64
+				for c, gv := range gr {
+					dd += float64(gv) * float64(yr[c])
+				}
+				n := i0 + r + 1
+				pr, dr := p[r*e:r*e+n], dp[r*e:(r+1)*e]
+				for j, pv := range pr {
+					dr[j] = F(float64(pv) * (float64(dr[j]) - dd) * scale)
+				}
+				clear(dr[n:])
+			}
+			if err := gemmSerial(false, false, rows, g.dh, e, 1, dp, e, k, ld, 0, dq[i0*ld:], ld); err != nil {
+				return err
+			}
+			if err := gemmSerial(true, false, e, g.dh, rows, 1, dp, e, q[i0*ld:], ld, beta, dk, ld); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// softmaxPrefix replaces row by its softmax and returns log Σ exp(row):
+// float32 rows through vec (Max, ExpSum, ExpScale: sums in float64),
+// float64 rows with math.Exp.
+func softmaxPrefix[F float](row []F) float64 {
+	if r32, ok := any(row).([]float32); ok {
+		m := float64(vec.Max(r32))
+		s := vec.ExpSum(r32, m)
+		vec.ExpScale(r32, r32, m, 1/s)
+		return m + math.Log(s)
+	}
+	m := math.Inf(-1)
+	for _, v := range row {
+		m = max(m, float64(v))
+	}
+	var s float64
+	for i, v := range row {
+		e := math.Exp(float64(v) - m)
+		row[i] = F(e)
+		s += e
+	}
+	for i := range row {
+		row[i] = F(float64(row[i]) / s)
+	}
+	return m + math.Log(s)
+}
+
+// expShift sets row[i] = exp(row[i] − shift).
+func expShift[F float](row []F, shift float64) {
+	if r32, ok := any(row).([]float32); ok {
+		vec.ExpScale(r32, r32, shift, 1)
+		return
+	}
+	for i, v := range row {
+		row[i] = F(math.Exp(float64(v) - shift))
+	}
+}
+
+// gemmSerial is f32.GemmSerial or f64.GemmSerial, by F.
+func gemmSerial[F float](tA, tB bool, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) error {
+	switch a := any(a).(type) {
+	case []float32:
+		return f32.GemmSerial(tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		return f64.GemmSerial(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+	panic(fmt.Sprintf("gemmSerial: unexpected element type %T", a))
+}
+
+// forEachThread runs f(i) for i < n on the threads of SetNumThreads.
+func forEachThread(n int, f func(i int) error) error { return f32.ForEach(n, f) }
