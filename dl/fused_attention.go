@@ -159,10 +159,7 @@ func attnForward[F float](g attnGeom, x, y []F, lse []float64) error {
 				return err
 			}
 			for r := range rows {
-				n := i0 + r + 1 // keys 0 … i0+r
-				row := s[r*e : (r+1)*e]
-				l[i0+r] = softmaxPrefix(row[:n])
-				clear(row[n:])
+				l[i0+r] = softmaxPrefix(s[r*e:(r+1)*e], i0+r+1) // keys 0 … i0+r
 			}
 			if err := gemmSerial(false, false, rows, g.dh, e, 1, s, e, v, ld, 0, yb[i0*g.d:], g.d); err != nil {
 				return err
@@ -205,10 +202,7 @@ func attnBackward[F float](g attnGeom, x, y, gy []F, lse []float64, dx []F) erro
 				return err
 			}
 			for r := range rows {
-				n := i0 + r + 1
-				row := p[r*e : (r+1)*e]
-				expShift(row[:n], l[i0+r])
-				clear(row[n:])
+				expShift(p[r*e:(r+1)*e], i0+r+1, l[i0+r])
 			}
 			if err := gemmSerial(true, false, e, g.dh, rows, 1, p, e, gb[i0*g.d:], g.d, beta, dv, ld); err != nil {
 				return err
@@ -240,16 +234,23 @@ func attnBackward[F float](g attnGeom, x, y, gy []F, lse []float64, dx []F) erro
 	})
 }
 
-// softmaxPrefix replaces row by its softmax and returns log Σ exp(row):
-// float32 rows through vec (Max, ExpSum, ExpScale: sums in float64),
-// float64 rows with math.Exp.
-func softmaxPrefix[F float](row []F) float64 {
+// softmaxPrefix replaces row[:n] by its softmax and the rest of row by
+// zeros (the masked keys), and returns log Σ exp(row[:n]).  Float32 rows
+// go through vec (Max, ExpSum, ExpScale: sums in float64), whose vector
+// loops take 32 elements at a time: row[n:] up to the next multiple of 32
+// is set to −Inf first, which they turn into exact zeros (exp64 is 0
+// below −707), so a row's tail does not fall to the scalar exp64.
+// Float64 rows use math.Exp.
+func softmaxPrefix[F float](row []F, n int) float64 {
 	if r32, ok := any(row).([]float32); ok {
-		m := float64(vec.Max(r32))
-		s := vec.ExpSum(r32, m)
-		vec.ExpScale(r32, r32, m, 1/s)
+		m := float64(vec.Max(r32[:n]))
+		w := padMasked(r32, n)
+		s := vec.ExpSum(r32[:w], m)
+		vec.ExpScale(r32[:w], r32[:w], m, 1/s)
 		return m + math.Log(s)
 	}
+	clear(row[n:])
+	row = row[:n]
 	m := math.Inf(-1)
 	for _, v := range row {
 		m = max(m, float64(v))
@@ -266,15 +267,30 @@ func softmaxPrefix[F float](row []F) float64 {
 	return m + math.Log(s)
 }
 
-// expShift sets row[i] = exp(row[i] − shift).
-func expShift[F float](row []F, shift float64) {
+// expShift sets row[i] = exp(row[i] − shift) for i < n and row[i] = 0
+// beyond (float32 rows padded with −Inf as in softmaxPrefix).
+func expShift[F float](row []F, n int, shift float64) {
 	if r32, ok := any(row).([]float32); ok {
-		vec.ExpScale(r32, r32, shift, 1)
+		w := padMasked(r32, n)
+		vec.ExpScale(r32[:w], r32[:w], shift, 1)
 		return
 	}
-	for i, v := range row {
+	clear(row[n:])
+	for i, v := range row[:n] {
 		row[i] = F(math.Exp(float64(v) - shift))
 	}
+}
+
+// padMasked sets row[n:w] to −Inf and row[w:] to 0, with w the multiple
+// of 32 at or above n (at most len(row)), and returns w.
+func padMasked(row []float32, n int) int {
+	w := min(len(row), (n+31)&^31)
+	inf := float32(math.Inf(-1))
+	for i := n; i < w; i++ {
+		row[i] = inf
+	}
+	clear(row[w:])
+	return w
 }
 
 // gemmSerial is f32.GemmSerial or f64.GemmSerial, by F.
