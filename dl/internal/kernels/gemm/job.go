@@ -3,6 +3,7 @@ package gemm
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/dlbd/dlbd/dl/internal/cancel"
 )
@@ -203,15 +204,38 @@ func (g *gang) cause() error { return *g.err.Load() }
 // wait spins until *v reaches n, and returns true, or until the call
 // gives up, and returns false.  It is only ever waiting for work that
 // another goroutine is doing right now (a chunk, a B group), so it spins,
-// yielding the P now and then to other goroutines.
+// yielding the P now and then to other goroutines, for up to waitSpin;
+// after that it sleeps between looks.  The sleep matters when the machine
+// has more runnable threads than cores: the goroutine waited for may be
+// on a thread that the OS took off its core, and a waiter that kept
+// spinning would hold a core that thread needs (measured on 2 shared
+// cores: the 2-thread Transformer step of dl/nn was slower than the
+// 1-thread one).
 func (g *gang) wait(v *atomic.Int32, n int32) bool {
+	var start time.Time
 	for i := 0; v.Load() < n; i++ {
 		if i%64 == 63 {
 			if g.stop.Load() {
 				return false
+			}
+			switch {
+			case start.IsZero():
+				start = time.Now()
+			case time.Since(start) > waitSpin:
+				time.Sleep(waitSleep)
+				continue
 			}
 			runtime.Gosched()
 		}
 	}
 	return true
 }
+
+// waitSpin is how long wait spins before it sleeps: a chunk of a product
+// takes tens of microseconds, so waits longer than this are most likely
+// for a goroutine whose thread is off its core.  waitSleep is the pause
+// between looks after that (the OS timer makes it ~50 µs or more).
+const (
+	waitSpin  = 100 * time.Microsecond
+	waitSleep = 5 * time.Microsecond
+)
