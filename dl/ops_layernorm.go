@@ -7,6 +7,8 @@ import "fmt"
 // like torch.nn.functional.layer_norm with normalized_shape = [d]:
 // x̂ = (x − mean) / √(var + eps), with the biased variance.  Backward uses
 // the closed form dx = rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂·x̂)), dx̂ = g·weight.
+// On host devices in float32 and float64 it runs a fused kernel, one pass
+// per row (fused_layernorm.go); WithoutFusion runs it op by op.
 // Paper: Ba, Kiros and Hinton 2016, Layer Normalization (arXiv:1607.06450).
 func LayerNorm(t, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
@@ -28,6 +30,9 @@ func LayerNorm(t, weight, bias *Tensor, eps float64) *Tensor {
 			panic(shapeErr(op, [][]int{t.shape, p.shape}, fmt.Sprintf("weight and bias must be [%d]", d),
 				"parameter of shape %v for input of shape %v", p.shape, t.shape))
 		}
+	}
+	if fusableLN(t) {
+		return layerNormFused(op, t, weight, bias, eps)
 	}
 	last := []int{len(t.shape) - 1}
 	mean := reduceRaw(op, opSum, t, last, true)
