@@ -5,11 +5,13 @@ import "github.com/dlbd/dlbd/dl/internal/gls"
 // Fusion is dl's stand-in for torch.compile's kernel fusion: a few
 // patterns that the compiler would merge into one kernel are written here
 // as single ops (FusedLinear for a bias and an activation in the GEMM's
-// epilogue, the one-pass cross-entropy), and the ops and layers that can
-// use them do so automatically: CrossEntropy runs the fused kernel on host
-// devices, and nn.Sequential turns Linear followed by ReLU, Tanh or
-// Sigmoid into FusedLinear.  WithoutFusion runs the unfused reference path
-// instead, to compare results, memory and time.
+// epilogue, the one-pass cross-entropy, LayerNorm one row at a time,
+// CausalSelfAttention without the T×T scores), and the ops and layers that
+// can use them do so automatically: CrossEntropy, LayerNorm and
+// CausalSelfAttention run their fused kernels on host devices (nn.Block
+// calls CausalSelfAttention), and nn.Sequential turns Linear followed by
+// ReLU, Tanh or Sigmoid into FusedLinear.  WithoutFusion runs the unfused
+// reference path instead, to compare results, memory and time.
 //
 // Course: "Prácticas de eficiencia computacional" (torch.compile).
 

@@ -62,8 +62,8 @@ func (k MatMulKernel) gemm() f32.Kernel {
 		MatMulBLAS: f32.Gonum, MatMulSIMD: f32.SIMD}[k]
 }
 
-// SetNumThreads sets how many goroutines a matrix multiply uses on host
-// devices; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
+// SetNumThreads sets how many goroutines a matrix multiply, the fused
+// attention and the fused LayerNorm use on host devices; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
 // torch.set_num_threads.  (gonum's BLAS kernel picks its own.)  It returns
 // the previous setting, 0 for the default, so a caller can restore it:
 // NumThreads would give the resolved count and pin it.
