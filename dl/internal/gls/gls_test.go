@@ -1,6 +1,7 @@
 package gls
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -92,4 +93,41 @@ func BenchmarkGetInScope(b *testing.B) {
 			_ = v.Get()
 		}
 	})
+}
+
+// deepGoid calls goid n frames down, with enough stack per frame that the
+// runtime moves the goroutine's stack on the way.
+func deepGoid(n int) int64 {
+	var pad [512]byte
+	if n == 0 {
+		return goid() + int64(pad[0])
+	}
+	return deepGoid(n-1) + int64(pad[n%len(pad)])
+}
+
+// TestGoidStable checks that a goroutine keeps its goid when its stack
+// grows and is collected, and that 50 live goroutines have 50 distinct ones.
+func TestGoidStable(t *testing.T) {
+	a := goid()
+	if b := deepGoid(2000); a != b {
+		t.Fatalf("goid() = %d, and %d after the stack grew; want the same", a, b)
+	}
+	runtime.GC()
+	if b := goid(); a != b {
+		t.Fatalf("goid() = %d, and %d after a GC; want the same", a, b)
+	}
+	const n = 50
+	ids := make(chan int64, n)
+	release := make(chan struct{})
+	for range n {
+		go func() { ids <- goid(); <-release }()
+	}
+	seen := map[int64]bool{}
+	for range n {
+		seen[<-ids] = true
+	}
+	close(release)
+	if len(seen) != n {
+		t.Errorf("%d live goroutines have %d distinct goids; want %d", n, len(seen), n)
+	}
 }
