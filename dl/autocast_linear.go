@@ -13,8 +13,12 @@ import "github.com/dlbd/dlbd/dl/internal/kernels/half"
 // from.  Here the float32 product is rounded to the autocast dtype in
 // place and is the gradient: for the 784-1024-1024-10 MLP that lowers the
 // bfloat16 step's peak by the 2-byte copy of the largest dW and its
-// float32 accumulator (amp's BenchmarkAMPStep).  The casts of w and b are
-// kept for backward, as torch's autocast keeps them.
+// float32 accumulator (amp's BenchmarkAMPStep).  The cast of w is made
+// again in backward instead of kept from forward (torch's autocast keeps
+// it): the same bits, for a cast of w per backward (about 1% of a
+// product's time), and the 2-byte copies of all weights no longer sit
+// beside the activations until backward reaches them; the bias's small
+// cast is kept.
 
 // linearAutocast is Linear(x, w, b) under autocast, or nil when the
 // generic path applies: another device, a weight or bias that is not
@@ -28,15 +32,21 @@ func linearAutocast(op string, x, w, b *Tensor) *Tensor {
 	linearCheck(op, x, w, b, false)
 	xc := autocast(x)[0]
 	wc, bc := castRaw(op, w, dt), b
-	saved := []*Tensor{wc}
+	var saved []*Tensor
 	if b != nil {
 		bc = castRaw(op, b, dt)
 		saved = append(saved, bc)
 	}
 	rows, in, out, dims := linearDims(xc, wc)
 	y := linearForward(op, xc, wc, bc, rows, in, out, dims)
+	wc.Release()
 	if needsGrad(xc, w, b) {
-		record(op, y, []*Tensor{xc, w, b}, saved, linearBackward(op, xc, wc, bc, w, b, rows, in, out))
+		record(op, y, []*Tensor{xc, w, b}, saved, func(g *Tensor) []*Tensor {
+			wc := castRaw(op, w, dt) // the forward's cast again, bit for bit
+			gs := linearBackward(op, xc, wc, bc, w, b, rows, in, out)(g)
+			wc.Release()
+			return gs
+		})
 	} else {
 		for _, s := range saved {
 			s.Release()
