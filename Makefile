@@ -9,7 +9,7 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean \
+.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean lock-check docker-test \
 	bigdata-up bigdata-down spark-start spark-stop kafka-start kafka-stop cell-latency
 
 help:
@@ -17,6 +17,8 @@ help:
 	@echo "make kernel                                  set up .venv, bin/, the dlbd kernelspec and assets"
 	@echo "make test                                    vet, unit tests, kernel protocol tests, every notebook"
 	@echo "make doctor                                  end-to-end check of the installed kernel"
+	@echo "make lock-check                              requirements.lock resolves on every supported Python"
+	@echo "make docker-test                             build the instructors' image and check it in a Docker engine"
 	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
 	@echo "make spark-start|spark-stop|kafka-start|kafka-stop  local servers of the Big Data notebooks"
 	@echo "make cell-latency [KERNEL=dlbd]              cell latency with the Big Data packages linked"
@@ -49,6 +51,10 @@ unit:
 	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
 	go test -tags noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
+
+# lock-check: requirements.lock installs (pip --dry-run) on each Python 3.10+ found here.
+lock-check:
+	scripts/docker/lock-check.sh
 
 notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
