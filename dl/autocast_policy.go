@@ -63,7 +63,7 @@ func autocastFloat32(t *Tensor) *Tensor {
 // torch's type promotion; Float16 with BFloat16 gives Float32).  Ops of the
 // Promote list call it first.
 func autocastPromote(a, b *Tensor) (*Tensor, *Tensor) {
-	if a.dtype == b.dtype || !autocastMode.Active() {
+	if a == nil || b == nil || a.dtype == b.dtype || !autocastMode.Active() { // the op reports a nil
 		return a, b
 	}
 	if _, on := AutocastDType(); !on {

@@ -27,7 +27,9 @@ var passes atomic.Uint64
 // Afterwards the graph is released: its intermediate tensors (results of
 // ops, except t itself and tensors marked with Retain) and the tensors
 // ops saved for backward go back to their devices' allocators at once, so
-// memory peaks are exact; using one of them panics with *ReleasedError.
+// memory peaks are exact; using one of them panics with *ReleasedError,
+// except Item on a one-element intermediate, whose value Backward keeps:
+// loss.Item() works after scaler.Scale(loss).Backward(), as in PyTorch.
 // Leaves (parameters, inputs) are never released.
 //
 // Backward runs under NoGrad (no graph of the backward pass is built).  It
@@ -38,6 +40,7 @@ func (t *Tensor) Backward() { t.BackwardWith(BackwardOptions{}) }
 // BackwardWith is Backward with options.
 func (t *Tensor) BackwardWith(o BackwardOptions) {
 	const op = "Backward"
+	CheckCancel(op)
 	t.live(op)
 	if !t.requiresGrad {
 		panic(&AutogradError{Op: op, Reason: "the tensor does not require grad and has no grad history",
@@ -87,6 +90,7 @@ func runBackward(root, seed *Tensor, retain bool) {
 	root.node.grads[root.out] = seed
 	ready := []*node{root.node}
 	for len(ready) > 0 {
+		CheckCancel("Backward") // SetCancel: stop between nodes
 		n := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		gs := n.grads
@@ -219,7 +223,10 @@ func (n *node) free(root *Tensor) {
 		s.releaseBy("Backward (saved for backward)")
 	}
 	for _, o := range n.outs {
-		if o != root && !o.retained {
+		if o != root && !o.retained && o.released == "" {
+			if o.n == 1 { // a loss the user may still read, as loss.item() after backward in PyTorch
+				o.value, o.hasValue = o.Float64s()[0], true
+			}
 			o.releaseBy("Backward: it was an intermediate of the graph")
 		}
 	}

@@ -21,7 +21,9 @@ import "fmt"
 // Kernels receive Float32 or Float64 views only, except fill, cast and
 // permute, and gemm, whose A and B may be Float16/BFloat16 with a Float32
 // C: other ops decode Float16/BFloat16 to float32 before computing and
-// encode the result (float32 accumulation, see ops_half.go).  Every
+// encode the result (float32 accumulation, see ops_half.go).  The host
+// backend also takes integer and Bool views for the ops ops_int.go
+// allows; other backends get integer views only in fill, cast and copies.  Every
 // view is a contiguous row-major range of one storage.
 
 // buffer is one allocation of device memory: host memory (host != nil)
@@ -61,7 +63,8 @@ type kernels interface {
 	// scalar computes dst[i] = op(src[i], s).
 	scalar(op scalarOp, dst, src view, s float64)
 	// reduce reduces src, seen as [outer, n, inner], over its middle axis
-	// into dst [outer, inner].  For argmax dst holds indices as floats.
+	// into dst [outer, inner].  For argmax dst is Int64 on host backends
+	// and holds the indices as floats of src's dtype on device backends.
 	reduce(op reduceOp, dst, src view, outer, n, inner int)
 	// permute copies src (shape dims, any dtype) into dst, whose axis i
 	// is src's axis perm[i].

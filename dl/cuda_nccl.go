@@ -2,20 +2,25 @@ package dl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dlbd/dlbd/dl/internal/cuda"
 )
 
-// NCCLComm joins several local GPUs with NCCL, one rank per device: the
-// collectives dl/dist runs when its ranks hold CUDA tensors, over NVLink
-// or PCIe instead of through host memory. Ranks are goroutines, each
-// calling with its own rank number, as dist's ranks do; every call returns
-// once that rank's result is in its tensor.
+// NCCLComm joins GPUs with NCCL, one rank per device: the collectives
+// dl/dist runs when its ranks hold CUDA tensors, over NVLink or PCIe (or
+// the network) instead of through host memory. NewNCCLComm joins several
+// GPUs of this process, for in-process ranks (goroutines); NewNCCLCommRank
+// joins one GPU of a job with one process per GPU (dist's nccl backend).
+// Each rank calls with its own rank number, as dist's ranks do; every call
+// returns once that rank's result is in its tensor.
 //
 // Course: "Data Parallelism (DP)" (all-reduce of gradients).
 type NCCLComm struct {
-	devs  []Device
-	comms []*cuda.Comm
+	devs  []Device     // the device of each local communicator
+	comms []*cuda.Comm // the communicators of this process
+	ranks []int        // the NCCL rank of each
+	size  int          // ranks in all
 }
 
 // NCCLOp is the reduction of AllReduce and ReduceScatter.
@@ -27,6 +32,7 @@ const (
 	NCCLAvg
 	NCCLMax
 	NCCLMin
+	NCCLProd
 )
 
 // NewNCCLComm creates a communicator whose rank r is devs[r], like
@@ -47,7 +53,11 @@ func NewNCCLComm(devs []Device) (*NCCLComm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dl: NewNCCLComm(%v): %w", devs, err)
 	}
-	return &NCCLComm{devs: append([]Device(nil), devs...), comms: comms}, nil
+	ranks := make([]int, len(devs))
+	for i := range ranks {
+		ranks[i] = i
+	}
+	return &NCCLComm{devs: append([]Device(nil), devs...), comms: comms, ranks: ranks, size: len(devs)}, nil
 }
 
 // Close destroys the communicators.
@@ -95,24 +105,25 @@ func (c *NCCLComm) Broadcast(rank int, t *Tensor, root int) error {
 }
 
 // Size returns the number of ranks.
-func (c *NCCLComm) Size() int { return len(c.comms) }
+func (c *NCCLComm) Size() int { return c.size }
 
-var ncclOps = [...]cuda.RedOp{NCCLSum: cuda.Sum, NCCLAvg: cuda.Avg, NCCLMax: cuda.Max, NCCLMin: cuda.Min}
+var ncclOps = [...]cuda.RedOp{NCCLSum: cuda.Sum, NCCLAvg: cuda.Avg, NCCLMax: cuda.Max, NCCLMin: cuda.Min, NCCLProd: cuda.Prod}
 
 func (c *NCCLComm) ptr(t *Tensor) cuda.DevPtr { return arr(view{st: t.st, off: t.off, n: t.n}).ptr() }
 
 // run checks rank and tensors, queues the collective and waits for it.
 func (c *NCCLComm) run(op string, rank int, f func(*cuda.Comm, cuda.NCCLType) error, ts ...*Tensor) error {
-	if rank < 0 || rank >= len(c.comms) {
-		return fmt.Errorf("dl: NCCL %s: rank %d of %d", op, rank, len(c.comms))
+	i := slices.Index(c.ranks, rank)
+	if i < 0 {
+		return fmt.Errorf("dl: NCCL %s: rank %d of %d is not in this process (it has ranks %v)", op, rank, c.size, c.ranks)
 	}
 	ty := [...]cuda.NCCLType{Float32: cuda.NCCLFloat32, Float64: cuda.NCCLFloat64, Float16: cuda.NCCLFloat16, BFloat16: cuda.NCCLBFloat16}
 	for _, t := range ts {
-		if t.st == nil || t.dev != c.devs[rank] || t.dtype != ts[0].dtype {
-			return fmt.Errorf("dl: NCCL %s on rank %d (%v): tensors must be live, on %v and of one dtype", op, rank, c.devs[rank], c.devs[rank])
+		if t.st == nil || t.dev != c.devs[i] || t.dtype != ts[0].dtype {
+			return fmt.Errorf("dl: NCCL %s on rank %d (%v): tensors must be live, on %v and of one dtype", op, rank, c.devs[i], c.devs[i])
 		}
 	}
-	cm := c.comms[rank]
+	cm := c.comms[i]
 	if err := f(cm, ty[ts[0].dtype]); err != nil {
 		return fmt.Errorf("dl: NCCL %s: %w", op, err)
 	}

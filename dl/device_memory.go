@@ -13,7 +13,7 @@ type MemoryInfo struct {
 	Allocated int64 // bytes held by live tensors
 	Peak      int64 // the highest Allocated since start or ResetPeakMemory
 	Reserved  int64 // bytes taken from the device: in use plus cached
-	Capacity  int64 // the device's capacity (0: unlimited; see ConfigureSim)
+	Capacity  int64 // the device's capacity (0: unlimited; see ConfigureSim and ConfigureCPU)
 
 	Allocs    int64 // allocations served
 	CacheHits int64 // allocations served from the cache (no fresh memory)
@@ -50,6 +50,9 @@ func memoryOf(dev Device) *deviceMemory {
 	defer memMu.Unlock()
 	if m = memories[dev]; m == nil {
 		m = &deviceMemory{dev: dev, cached: map[int64][]*block{}}
+		if dev == CPU {
+			m.capacity = cpuCapacity() // see CPUConfig
+		}
 		memories[dev] = m
 	}
 	return m
@@ -175,7 +178,14 @@ func (e *OutOfMemoryError) Error() string {
 	if e.Op != "" {
 		s += " in " + e.Op
 	}
-	return s + "; release tensors you no longer need (t.Release()), use a smaller batch, or raise the capacity"
+	fix := "; release tensors you no longer need (t.Release()), use a smaller batch, or raise the capacity"
+	switch e.Device.kind {
+	case CPUKind:
+		fix += " (dl.ConfigureCPU; the default is the machine's memory)"
+	case SimKind:
+		fix += " (dl.ConfigureSim)"
+	}
+	return s + fix
 }
 
 // Unwrap returns ErrOutOfMemory.

@@ -7,8 +7,10 @@
 //
 // A [Tensor] is a dense, row-major array of a [DType] (Float32 by
 // default, Float64, and the 2-byte Float16 and BFloat16, computed with
-// float32 accumulation) on a [Device] ([CPU], simulated devices [Sim] and
-// [CUDA] GPUs).  Create tensors with [Zeros], [Ones], [Full], [Arange],
+// float32 accumulation; Int64, Int32, Uint8 and Bool for class targets,
+// token ids and masks) on a [Device] ([CPU], simulated devices [Sim] and
+// [CUDA] GPUs).  Comparisons return Bool masks and ArgMax returns Int64
+// indices, as in PyTorch.  Create tensors with [Zeros], [Ones], [Full], [Arange],
 // [FromSlice], [Rand] and [Randn], or with an [Options] value naming the
 // device, dtype and [Generator].  Ops are methods that return new tensors
 // (Add, Mul, MatMul, Sum, ReLU, ...); methods ending in InPlace modify
@@ -33,10 +35,18 @@
 //
 // Misusing tensors panics with a typed error naming the operation, the
 // shapes, dtypes or devices involved and the fix: [*ShapeError],
-// [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError]
-// and [*AutogradError], which unwrap to [ErrShape], [ErrDevice],
-// [ErrDType], [ErrOutOfMemory], [ErrReleased] and [ErrAutograd].  [Catch]
-// turns such a panic into an error.  Configuration that depends on the
+// [*DeviceError], [*DTypeError], [*OutOfMemoryError], [*ReleasedError],
+// [*AutogradError] and [*ValueError] (a nil tensor, a range or a
+// configuration value out of bounds), which unwrap to [ErrShape],
+// [ErrDevice], [ErrDType], [ErrOutOfMemory], [ErrReleased], [ErrAutograd]
+// and [ErrValue].  Element counts are checked for overflow
+// ([MaxElements]), and the CPU has a capacity (the machine's memory by
+// default, see [ConfigureCPU]), so a tensor too large for the machine is
+// an out-of-memory error, not a crash of the whole process.  An
+// operation stopped because the context given to [SetCancel] is done (the
+// notebook kernel's interrupt) panics with a [*CanceledError], which
+// unwraps to [ErrCanceled] and to the context's error.  [Catch] turns
+// such a panic into an error.  Configuration that depends on the
 // environment ([ConfigureSim]) returns an error.
 //
 // # Concepts
@@ -61,7 +71,9 @@
 // intermediate results, except the tensor Backward was called on and
 // tensors marked with Retain, and what ops saved for backward); and
 // ZeroGrad, which releases gradients.  Using a released tensor panics
-// with a *ReleasedError saying how to keep it.  A tensor that is simply
+// with a *ReleasedError saying how to keep it; Item still reads a
+// one-element intermediate Backward released (a loss), whose value it
+// keeps.  A tensor that is simply
 // dropped is released by a runtime cleanup when the garbage collector
 // finds it, which is not deterministic: code that measures peaks releases
 // explicitly.  Float32Data and Float64Data return the host memory itself

@@ -15,6 +15,7 @@ var (
 	ErrOutOfMemory = errors.New("dl: out of memory")
 	ErrReleased    = errors.New("dl: tensor used after release")
 	ErrAutograd    = errors.New("dl: autograd misuse")
+	ErrValue       = errors.New("dl: invalid value")
 )
 
 // ShapeError reports tensors whose shapes do not fit an operation.  Ops
@@ -66,14 +67,19 @@ func (e *DTypeError) Unwrap() error { return ErrDType }
 // allocator (by Release, ZeroGrad, or Backward freeing the graph).
 // Unwrap returns ErrReleased.
 type ReleasedError struct {
-	Op     string
-	Reason string // who released it
+	Op       string
+	Reason   string  // who released it
+	Value    float64 // the value of a one-element tensor Backward released (HasValue)
+	HasValue bool
 }
 
 // Error returns the message: "dl: Op: kind: reason; fix".
 func (e *ReleasedError) Error() string {
-	return format(e.Op, "tensor used after release", "it was released by "+e.Reason,
-		"call t.Retain() before Backward to keep an intermediate tensor, or keep a copy with t.Clone()")
+	fix := "call t.Retain() before Backward to keep an intermediate tensor, or keep a copy with t.Clone()"
+	if e.HasValue {
+		fix = fmt.Sprintf("its value (%v) is still readable with Item(); %s", e.Value, fix)
+	}
+	return format(e.Op, "tensor used after release", "it was released by "+e.Reason, fix)
 }
 
 // Unwrap returns ErrReleased.
@@ -92,6 +98,23 @@ func (e *AutogradError) Error() string { return format(e.Op, "autograd", e.Reaso
 
 // Unwrap returns ErrAutograd.
 func (e *AutogradError) Unwrap() error { return ErrAutograd }
+
+// ValueError reports an argument out of the range an operation accepts
+// that is not a shape, dtype or device: a nil *Tensor, a probability, a
+// range, a configuration field, like PyTorch's ValueError.  Constructors
+// of dl/nn, dl/optim and dl/data panic with it too.  Unwrap returns
+// ErrValue.
+type ValueError struct {
+	Op     string // the operation or constructor, e.g. "Arange", "optim.NewSGD"
+	Reason string // what is wrong, naming the value
+	Fix    string // how to fix it
+}
+
+// Error returns the message: "dl: Op: invalid value: reason; fix".
+func (e *ValueError) Error() string { return format(e.Op, "invalid value", e.Reason, e.Fix) }
+
+// Unwrap returns ErrValue.
+func (e *ValueError) Unwrap() error { return ErrValue }
 
 // format builds "dl: Op: kind: reason; fix".
 func format(op, kind, reason, fix string) string {
@@ -114,8 +137,9 @@ func format(op, kind, reason, fix string) string {
 }
 
 // Catch runs fn and returns the dl error it panicked with (a *ShapeError,
-// *DeviceError, *DTypeError, *OutOfMemoryError, *ReleasedError or
-// *AutogradError), or nil if it returned normally.  Any other panic is
+// *DeviceError, *DTypeError, *OutOfMemoryError, *ReleasedError,
+// *AutogradError, *ValueError or *CanceledError), or nil if it returned
+// normally.  Any other panic is
 // re-panicked.  Like gonum's mat.Maybe.
 func Catch(fn func()) (err error) {
 	defer func() {
@@ -134,7 +158,7 @@ func Catch(fn func()) (err error) {
 }
 
 func isDLError(e error) bool {
-	for _, s := range []error{ErrShape, ErrDevice, ErrDType, ErrOutOfMemory, ErrReleased, ErrAutograd} {
+	for _, s := range []error{ErrShape, ErrDevice, ErrDType, ErrOutOfMemory, ErrReleased, ErrAutograd, ErrValue, ErrCanceled} {
 		if errors.Is(e, s) {
 			return true
 		}

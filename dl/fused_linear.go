@@ -38,7 +38,7 @@ func (a FusedActivation) kernels() (unaryOp, binaryOp) {
 	case FuseSigmoid:
 		return opSigmoid, opSigmoidGrad
 	}
-	panic(fmt.Sprintf("dl: FusedLinear: unknown activation %v; use dl.FuseReLU, dl.FuseTanh or dl.FuseSigmoid", a))
+	panic(&ValueError{Op: "FusedLinear", Reason: fmt.Sprintf("unknown activation %v", a), Fix: "use dl.FuseReLU, dl.FuseTanh or dl.FuseSigmoid"})
 }
 
 // FusedLinear returns act(x·wᵀ + b) with the bias and the activation in

@@ -1,6 +1,7 @@
 package dl_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -85,8 +86,9 @@ func TestFusedLinearMemory(t *testing.T) {
 
 func TestFusedLinearUnknownActivation(t *testing.T) {
 	defer func() {
-		if msg, _ := recover().(string); !strings.Contains(msg, "unknown activation FusedActivation(9); use dl.FuseReLU") {
-			t.Errorf("FusedLinear with an unknown activation panicked with %q", msg)
+		err, _ := recover().(error)
+		if !errors.Is(err, dl.ErrValue) || !strings.Contains(err.Error(), "unknown activation FusedActivation(9); use dl.FuseReLU") {
+			t.Errorf("FusedLinear with an unknown activation panicked with %v; want a *dl.ValueError naming the choices", err)
 		}
 	}()
 	dl.FusedLinear(dl.Ones(2, 2), dl.Ones(2, 2), nil, dl.FusedActivation(9))

@@ -1,6 +1,7 @@
 package dl
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
@@ -26,7 +27,14 @@ func (hostBackend) deviceCount() int { return 1 }
 
 // malloc returns fresh, zeroed Go memory, 8-byte aligned.  Touching it the
 // first time costs page faults, which is why the allocator caches blocks.
+// It refuses (with an error the allocator reports as *OutOfMemoryError)
+// a request beyond the machine's memory, which would make the Go runtime
+// die with an unrecoverable "fatal error: runtime: out of memory": this
+// bounds Sim devices without a capacity too.
 func (hostBackend) malloc(_ Device, nbytes int) (buffer, error) {
+	if mm := cpuCapacity(); mm > 0 && int64(nbytes) > mm {
+		return buffer{}, fmt.Errorf("the machine has %s of memory (dl.MachineMemory)", FormatBytes(mm))
+	}
 	words := make([]uint64, (nbytes+7)/8)
 	return buffer{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}, nil
 }
@@ -56,6 +64,8 @@ func (h hostBackend) cast(dst, src view) {
 		half.DecodeFloat16(dst.f32(), src.u16())
 	case from == BFloat16 && to == Float32:
 		half.DecodeBFloat16(dst.f32(), src.u16())
+	case from.isInt() || to.isInt():
+		castAny(dst, src)
 	default: // through float32: Float64 <-> half, Float16 <-> BFloat16
 		buf, _ := h.malloc(CPU, src.n*4)
 		tmp := view{st: &storage{dtype: Float32, n: src.n, blk: &block{buf: buf}}, n: src.n}
@@ -81,6 +91,8 @@ func (hostBackend) fill(dst view, v float64) {
 		fillSlice(dst.u16(), half.Float32ToFloat16(float32(v)))
 	case BFloat16:
 		fillSlice(dst.u16(), half.Float32ToBFloat16(float32(v)))
+	default:
+		fillInt(dst, v)
 	}
 }
 
@@ -94,13 +106,15 @@ func fillSlice[T any](s []T, v T) {
 // axis perm[i].  The innermost destination axis is copied in a tight
 // loop; the outer axes advance like an odometer.
 func (hostBackend) permute(dst, src view, dims, perm []int) {
-	switch dst.st.dtype {
-	case Float32:
-		permuteSlice(dst.f32(), src.f32(), dims, perm)
-	case Float64:
-		permuteSlice(dst.f64(), src.f64(), dims, perm)
-	default:
+	switch dst.st.dtype.Size() { // a copy: only the element size matters
+	case 8:
+		permuteSlice(elems[uint64](dst), elems[uint64](src), dims, perm)
+	case 4:
+		permuteSlice(elems[uint32](dst), elems[uint32](src), dims, perm)
+	case 2:
 		permuteSlice(dst.u16(), src.u16(), dims, perm)
+	default:
+		permuteSlice(elems[uint8](dst), elems[uint8](src), dims, perm)
 	}
 }
 

@@ -7,6 +7,12 @@ import (
 )
 
 func (hostBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
+	if dst.st.dtype.isInt() {
+		intKernel(dst, func(o []int64) { binaryI(op, o, elems[int64](a), elems[int64](b), bc) },
+			func(o []int32) { binaryI(op, o, elems[int32](a), elems[int32](b), bc) },
+			func(o []uint8) { binaryI(op, o, elems[uint8](a), elems[uint8](b), bc) })
+		return
+	}
 	if dst.st.dtype == Float64 {
 		binaryF(op, dst.f64(), a.f64(), b.f64(), bc)
 	} else {
@@ -14,14 +20,25 @@ func (hostBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
 	}
 }
 
-// binaryF walks the output row by row (the innermost collapsed axis): a
-// row is a contiguous binary loop, or a scalar loop when one side is
-// broadcast along it.
+// binaryF walks the output row by row (see eachRow): a row is a
+// contiguous binary loop, or a scalar loop when one side is broadcast
+// along it.
 func binaryF[F float](op binaryOp, o, a, b []F, bc *broadcast) {
 	if bc == nil {
 		binContig(op, o, a, b)
 		return
 	}
+	eachRow(o, a, b, bc, func(o, a, b []F) { binContig(op, o, a, b) },
+		func(o, a []F, b F) { scalarF(op.right(), o, a, float64(b)) },
+		func(o, b []F, a F) { scalarF(op.left(), o, b, float64(a)) })
+}
+
+// eachRow walks a broadcast binary op's output row by row (the innermost
+// collapsed axis), calling both(row, a's row, b's row) when both advance
+// along it, rowA(row, a's row, b's value) or rowB(row, b's row, a's value)
+// when one side is broadcast along it, and both on one element, then a
+// fill, when both are.  The outer axes advance like an odometer.
+func eachRow[T any](o, a, b []T, bc *broadcast, both func(o, a, b []T), rowA func(o, a []T, b T), rowB func(o, b []T, a T)) {
 	r := len(bc.dims)
 	inner, ia, ib := bc.dims[r-1], bc.sa[r-1], bc.sb[r-1]
 	idx := make([]int, r)
@@ -30,13 +47,13 @@ func binaryF[F float](op binaryOp, o, a, b []F, bc *broadcast) {
 		row := o[off : off+inner]
 		switch {
 		case ia != 0 && ib != 0:
-			binContig(op, row, a[pa:pa+inner], b[pb:pb+inner])
+			both(row, a[pa:pa+inner], b[pb:pb+inner])
 		case ia != 0:
-			scalarF(op.right(), row, a[pa:pa+inner], float64(b[pb]))
+			rowA(row, a[pa:pa+inner], b[pb])
 		case ib != 0:
-			scalarF(op.left(), row, b[pb:pb+inner], float64(a[pa]))
+			rowB(row, b[pb:pb+inner], a[pa])
 		default:
-			binContig(op, row[:1], a[pa:pa+1], b[pb:pb+1])
+			both(row[:1], a[pa:pa+1], b[pb:pb+1])
 			fillSlice(row, row[0])
 		}
 		for k := r - 2; k >= 0; k-- {
@@ -121,7 +138,7 @@ func binContig[F float](op binaryOp, o, a, b []F) {
 	}
 }
 
-func b2f[F float](c bool) F {
+func b2f[F number](c bool) F {
 	if c {
 		return 1
 	}
@@ -144,6 +161,12 @@ func minNaN(a, b float64) float64 {
 }
 
 func (hostBackend) scalar(op scalarOp, dst, src view, s float64) {
+	if dst.st.dtype.isInt() { // s is an integer (the ops layer checks)
+		intKernel(dst, func(o []int64) { scalarI(op, o, elems[int64](src), int64(s)) },
+			func(o []int32) { scalarI(op, o, elems[int32](src), int32(s)) },
+			func(o []uint8) { scalarI(op, o, elems[uint8](src), uint8(int64(s))) })
+		return
+	}
 	if dst.st.dtype == Float64 {
 		scalarF(op, dst.f64(), src.f64(), s)
 	} else {

@@ -3,15 +3,16 @@ package dl
 // Host kernels for index-based ops (embedding lookup, gathers for
 // cross-entropy and max, masked fills).
 
+// indexSelect copies whole rows, so it works on bytes for every dtype.
 func (hostBackend) indexSelect(dst, src view, idx []int, rowLen int) {
-	switch dst.st.dtype {
-	case Float32:
-		selectRows(dst.f32(), src.f32(), idx, rowLen)
-	case Float64:
-		selectRows(dst.f64(), src.f64(), idx, rowLen)
-	default:
-		selectRows(dst.u16(), src.u16(), idx, rowLen)
-	}
+	sz := dst.st.dtype.Size()
+	selectRows(viewBytes(dst), viewBytes(src), idx, rowLen*sz)
+}
+
+// viewBytes returns the host bytes of v's elements.
+func viewBytes(v view) []byte {
+	sz := v.st.dtype.Size()
+	return v.st.bytes()[v.off*sz : (v.off+v.n)*sz]
 }
 
 func selectRows[T any](dst, src []T, idx []int, rowLen int) {
@@ -38,6 +39,12 @@ func addRows[F float](dst, src []F, idx []int, rowLen int) {
 }
 
 func (hostBackend) where(dst, cond, a, b view) {
+	if dst.st.dtype.isInt() {
+		intKernel(dst, func(o []int64) { whereF(o, elems[int64](cond), elems[int64](a), elems[int64](b)) },
+			func(o []int32) { whereF(o, elems[int32](cond), elems[int32](a), elems[int32](b)) },
+			func(o []uint8) { whereF(o, elems[uint8](cond), elems[uint8](a), elems[uint8](b)) })
+		return
+	}
 	if dst.st.dtype == Float64 {
 		whereF(dst.f64(), cond.f64(), a.f64(), b.f64())
 	} else {
@@ -45,7 +52,7 @@ func (hostBackend) where(dst, cond, a, b view) {
 	}
 }
 
-func whereF[F float](o, c, a, b []F) {
+func whereF[F number](o, c, a, b []F) {
 	c, a, b = c[:len(o)], a[:len(o)], b[:len(o)]
 	for i := range o {
 		if c[i] != 0 {

@@ -7,6 +7,25 @@ import (
 )
 
 func (hostBackend) reduce(op reduceOp, dst, src view, outer, n, inner int) {
+	if op == opArgMax { // dst is Int64 on host devices
+		o := elems[int64](dst)
+		switch src.st.dtype {
+		case Float64:
+			argMax(o, src.f64(), outer, n, inner)
+		case Float32:
+			argMax(o, src.f32(), outer, n, inner)
+		default:
+			intKernel(src, func(x []int64) { argMax(o, x, outer, n, inner) },
+				func(x []int32) { argMax(o, x, outer, n, inner) }, func(x []uint8) { argMax(o, x, outer, n, inner) })
+		}
+		return
+	}
+	if src.st.dtype.isInt() {
+		intKernel(dst, func(o []int64) { reduceI(op, o, elems[int64](src), outer, n, inner) },
+			func(o []int32) { reduceI(op, o, elems[int32](src), outer, n, inner) },
+			func(o []uint8) { reduceI(op, o, elems[uint8](src), outer, n, inner) })
+		return
+	}
 	if src.st.dtype == Float64 {
 		reduceF(op, dst.f64(), src.f64(), outer, n, inner)
 	} else {
@@ -32,8 +51,8 @@ func reduceF[F float](op reduceOp, o, x []F, outer, n, inner int) {
 			for j := 1; j < n; j++ {
 				addRow(os, xs[j*inner:(j+1)*inner])
 			}
-		case opMaxR, opArgMax:
-			reduceMaxRows(op, os, xs, n, inner)
+		case opMaxR:
+			reduceMaxRows(os, xs, n, inner)
 		}
 	}
 }
@@ -65,9 +84,6 @@ func reduceRow[F float](op reduceOp, xs []F) F {
 				best, arg = v, i
 			}
 		}
-		if op == opArgMax {
-			return F(arg)
-		}
 		if len(xs) > 0 && arg == 0 {
 			best = xs[0]
 		}
@@ -75,26 +91,15 @@ func reduceRow[F float](op reduceOp, xs []F) F {
 	}
 }
 
-// reduceMaxRows computes the elementwise maximum (or its first index) of
-// n rows of length inner.
-func reduceMaxRows[F float](op reduceOp, os, xs []F, n, inner int) {
-	best := make([]F, inner)
-	copy(best, xs[:inner])
-	if op == opArgMax {
-		clear(os)
-	}
+// reduceMaxRows computes the elementwise maximum of n rows of length
+// inner (NaN propagates).  ArgMax has its own kernel (argMax, host_int.go).
+func reduceMaxRows[F float](os, xs []F, n, inner int) {
+	copy(os, xs[:inner])
 	for j := 1; j < n; j++ {
-		row := xs[j*inner : (j+1)*inner]
-		for i, v := range row {
-			if v > best[i] || (v != v && best[i] == best[i]) {
-				best[i] = v
-				if op == opArgMax {
-					os[i] = F(j)
-				}
+		for i, v := range xs[j*inner : (j+1)*inner] {
+			if v > os[i] || (v != v && os[i] == os[i]) {
+				os[i] = v
 			}
 		}
-	}
-	if op == opMaxR {
-		copy(os, best)
 	}
 }

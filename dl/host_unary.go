@@ -11,6 +11,11 @@ import (
 // through float64 (math.Exp etc.) and rounds once.
 
 func (hostBackend) unary(op unaryOp, dst, src view) {
+	if dst.st.dtype.isInt() {
+		intKernel(dst, func(o []int64) { unaryI(op, o, elems[int64](src)) },
+			func(o []int32) { unaryI(op, o, elems[int32](src)) }, func(o []uint8) { unaryI(op, o, elems[uint8](src)) })
+		return
+	}
 	if dst.st.dtype == Float64 {
 		unaryF(op, dst.f64(), src.f64())
 	} else {

@@ -2,23 +2,28 @@ package dl
 
 import "math"
 
-// Eq returns 1 where a == b and 0 elsewhere, with broadcasting, in a's
-// dtype, like torch.eq (which returns booleans; dl has no bool dtype, so
-// pred.Eq(labels).Mean() is the accuracy).  It is not differentiable.
-func (a *Tensor) Eq(b *Tensor) *Tensor { return binaryRaw("Eq", opEq, a, b) }
+// Eq returns the Bool mask of a == b, with broadcasting, like torch.eq.
+// Tensors of different dtypes are compared in the wider one (Int64
+// targets against Float32 predictions compare as Float32), as PyTorch
+// promotes.  The accuracy of Int64 predictions:
+// pred.Eq(labels).Sum().Item() / n, or .AsType(dl.Float32).Mean().  It is
+// not differentiable.
+func (a *Tensor) Eq(b *Tensor) *Tensor { return compare("Eq", opEq, a, b) }
 
-// Gt returns 1 where a > b and 0 elsewhere, with broadcasting, like
-// torch.gt.  It is not differentiable.
-func (a *Tensor) Gt(b *Tensor) *Tensor { return binaryRaw("Gt", opGt, a, b) }
+// Gt returns the Bool mask of a > b, with broadcasting and promotion as
+// Eq, like torch.gt.  It is not differentiable.
+func (a *Tensor) Gt(b *Tensor) *Tensor { return compare("Gt", opGt, a, b) }
 
-// Lt returns 1 where a < b and 0 elsewhere, with broadcasting, like
-// torch.lt.  It is not differentiable.
-func (a *Tensor) Lt(b *Tensor) *Tensor { return binaryRaw("Lt", opGt, b, a) }
+// Lt returns the Bool mask of a < b, with broadcasting and promotion as
+// Eq, like torch.lt.  It is not differentiable.
+func (a *Tensor) Lt(b *Tensor) *Tensor { return compare("Lt", opGt, b, a) }
 
 // AllClose reports whether a and b have the same shape and
 // |a − b| <= atol + rtol·|b| elementwise (NaNs are never close), like
 // torch.allclose.  The values are compared on the host in float64.
 func AllClose(a, b *Tensor, rtol, atol float64) bool {
+	a.live("AllClose")
+	b.live("AllClose")
 	if len(a.shape) != len(b.shape) {
 		return false
 	}

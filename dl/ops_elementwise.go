@@ -10,6 +10,7 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 	b.live(name)
 	sameDevice(name, a, b)
 	sameDType(name, a, b)
+	checkIntBinary(name, op, a)
 	shape := broadcastShapes(name, a.shape, b.shape)
 	if op.sameShapeOnly() && (a.n != b.n || numel(shape) != a.n) {
 		panic("dl: internal error: " + name + " kernel needs equal shapes")
@@ -17,7 +18,7 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 	a32, b32 := compute32(a), compute32(b)
 	out := newTensor(name, a.dev, a32.dtype, shape)
 	if out.n > 0 {
-		a.k(name).binary(op, out.v(name), a32.v(name), b32.v(name), newBroadcast(shape, a.shape, b.shape))
+		binaryChunked(name, op, out.v(name), a32.v(name), b32.v(name), newBroadcast(shape, a.shape, b.shape))
 	}
 	return finish(out, a.dtype, []*Tensor{a, b}, a32, b32)
 }
@@ -25,10 +26,12 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 // unaryRaw computes op(x) elementwise.
 func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 	x.live(name)
+	checkIntUnary(name, op, x)
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {
-		x.k(name).unary(op, out.v(name), x32.v(name))
+		k, o, v := x.k(name), out.v(name), x32.v(name)
+		chunked(name, x.dev, out.n, func(i, m int) { k.unary(op, o.sub(i, m), v.sub(i, m)) })
 	}
 	return finish(out, x.dtype, []*Tensor{x}, x32)
 }
@@ -36,10 +39,11 @@ func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 // scalarRaw computes op(x, s) elementwise.
 func scalarRaw(name string, op scalarOp, x *Tensor, s float64) *Tensor {
 	x.live(name)
+	checkIntScalar(name, op, x, s)
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {
-		x.k(name).scalar(op, out.v(name), x32.v(name), s)
+		scalarChunked(name, op, out.v(name), x32.v(name), s)
 	}
 	return finish(out, x.dtype, []*Tensor{x}, x32)
 }
@@ -51,6 +55,7 @@ func (t *Tensor) inPlace(name string, op binaryOp, u *Tensor) {
 	u.live(name)
 	sameDevice(name, t, u)
 	sameDType(name, t, u)
+	checkIntBinary(name, op, t)
 	if shape := broadcastShapes(name, t.shape, u.shape); numel(shape) != t.n || len(shape) > len(t.shape) {
 		panic(shapeErr(name, [][]int{t.shape, u.shape}, "the argument must broadcast to the receiver's shape",
 			"cannot update a tensor of shape %v in place with one of shape %v", t.shape, u.shape))
@@ -64,11 +69,13 @@ func (t *Tensor) inPlace(name string, op binaryOp, u *Tensor) {
 		r.Release()
 		return
 	}
-	t.k(name).binary(op, t.v(name), t.v(name), u.v(name), newBroadcast(t.shape, t.shape, u.shape))
+	binaryChunked(name, op, t.v(name), t.v(name), u.v(name), newBroadcast(t.shape, t.shape, u.shape))
 }
 
 // scalarInPlace runs t = op(t, s).
 func (t *Tensor) scalarInPlace(name string, op scalarOp, s float64) {
+	t.live(name)
+	checkIntScalar(name, op, t, s)
 	if t.n == 0 {
 		return
 	}
@@ -78,7 +85,25 @@ func (t *Tensor) scalarInPlace(name string, op scalarOp, s float64) {
 		r.Release()
 		return
 	}
-	t.k(name).scalar(op, t.v(name), t.v(name), s)
+	scalarChunked(name, op, t.v(name), t.v(name), s)
+}
+
+// binaryChunked runs the binary kernel in chunks (see chunked) when no
+// broadcasting is involved, else in one call.
+func binaryChunked(name string, op binaryOp, dst, a, b view, bc *broadcast) {
+	k := kernelsOf(name, dst.st.dev)
+	if bc != nil {
+		CheckCancel(name)
+		k.binary(op, dst, a, b, bc)
+		return
+	}
+	chunked(name, dst.st.dev, dst.n, func(i, m int) { k.binary(op, dst.sub(i, m), a.sub(i, m), b.sub(i, m), nil) })
+}
+
+// scalarChunked runs the scalar kernel in chunks (see chunked).
+func scalarChunked(name string, op scalarOp, dst, src view, s float64) {
+	k := kernelsOf(name, dst.st.dev)
+	chunked(name, dst.st.dev, dst.n, func(i, m int) { k.scalar(op, dst.sub(i, m), src.sub(i, m), s) })
 }
 
 // AddInPlace adds u (broadcast to t's shape) to t in place, like
@@ -102,6 +127,7 @@ func (t *Tensor) AddScalarInPlace(s float64) { t.scalarInPlace("AddScalarInPlace
 // FillInPlace sets every element of t to v, like torch.Tensor.fill_.
 // Autograd does not see it.
 func (t *Tensor) FillInPlace(v float64) {
+	t.live("FillInPlace")
 	if t.n > 0 {
 		t.k("FillInPlace").fill(t.v("FillInPlace"), v)
 	}

@@ -5,10 +5,37 @@ import (
 	"slices"
 )
 
-// indices copies a tensor of class indices (stored as floats, like the
-// results of ArgMax) to host ints, checking that each is an integer in
-// [0, n) or equal to ignore (when allowIgnore).
+// indices copies a tensor of class indices (Int64, Int32 or Uint8, or
+// floats holding integers, as dl stored them before it had integer
+// dtypes) to host ints, checking that each is an integer in [0, n) or
+// equal to ignore (when allowIgnore).
+//
+// It panics with a *DTypeError when t's dtype cannot hold every index in
+// [0, n) exactly (float16 stores 2049 as 2048): a rounded index would
+// silently pick another class or row.
 func indices(op string, t *Tensor, n int, ignore int, allowIgnore bool) []int {
+	t.live(op)
+	if t.dtype == Bool {
+		panic(&DTypeError{Op: op, DTypes: []DType{t.dtype}, Reason: "indices cannot be Bool", Fix: "use Int64 indices (AsType(dl.Int64))"})
+	}
+	if t.dtype.isInt() { // exact: only the range to check
+		vals := t.Int64s()
+		idx := make([]int, len(vals))
+		for i, v := range vals {
+			if (v < 0 || v >= int64(n)) && !(allowIgnore && v == int64(ignore)) {
+				panic(shapeErr(op, [][]int{t.shape}, fmt.Sprintf("indices must be in [0, %d)", n),
+					"index %d at position %d is out of range", v, i))
+			}
+			idx[i] = int(v)
+		}
+		return idx
+	}
+	if limit := exactIntLimit(t.dtype); n-1 > limit {
+		panic(&DTypeError{Op: op, DTypes: []DType{t.dtype},
+			Reason: fmt.Sprintf("indices of dtype %v are exact only up to %d, but indices here go up to %d (e.g. %d would be stored as %d)",
+				t.dtype, limit, n-1, limit+1, limit),
+			Fix: "store indices as Int64, like PyTorch's class targets and token ids"})
+	}
 	vals := t.Float64s()
 	idx := make([]int, len(vals))
 	for i, v := range vals {
@@ -20,6 +47,20 @@ func indices(op string, t *Tensor, n int, ignore int, allowIgnore bool) []int {
 		idx[i] = k
 	}
 	return idx
+}
+
+// exactIntLimit returns the largest integer L such that a float dtype
+// represents every integer in [0, L] exactly: 2^(mantissa bits + 1).
+func exactIntLimit(dt DType) int {
+	switch dt {
+	case Float16:
+		return 1 << 11
+	case BFloat16:
+		return 1 << 8
+	case Float32:
+		return 1 << 24
+	}
+	return 1 << 53
 }
 
 // IndexSelect returns the rows of t (along axis 0) named by idx, a tensor
@@ -73,15 +114,24 @@ func OneHot(idx *Tensor, classes int) *Tensor {
 	for i, c := range cls {
 		flat[i] = i*classes + c
 	}
-	ones := idx.opts().Ones(len(cls))
+	dt := idx.dtype
+	if dt.isInt() { // built in Float32 (indexAdd is a float kernel), returned in idx's dtype
+		dt = Float32
+	}
+	ones := Options{Device: idx.dev, DType: dt}.Ones(len(cls))
 	out := indexAddInto(op, slices.Concat(idx.shape, []int{classes}), ones, flat, 1)
 	ones.Release()
+	if r := castTo(out, idx.dtype); r != out {
+		out.Release()
+		out = r
+	}
 	return out
 }
 
 // Where returns cond ? a : b elementwise with broadcasting, like
-// torch.where: cond is nonzero where a is taken.  It is differentiable in
-// a and b.
+// torch.where: cond is a Bool mask (as PyTorch requires), or a tensor of
+// a's dtype that is nonzero where a is taken.  It is differentiable in a
+// and b.
 func Where(cond, a, b *Tensor) *Tensor {
 	const op = "Where"
 	for _, t := range []*Tensor{cond, a, b} {
@@ -90,9 +140,16 @@ func Where(cond, a, b *Tensor) *Tensor {
 	sameDevice(op, cond, a)
 	sameDevice(op, a, b)
 	sameDType(op, a, b)
-	sameDType(op, cond, a)
+	if cond.dtype != Bool {
+		sameDType(op, cond, a)
+	}
+	checkInt(op, a, true)
 	shape := broadcastShapes(op, broadcastShapes(op, cond.shape, a.shape), b.shape)
-	c, x, y := expandRaw(cond, shape), expandRaw(a, shape), expandRaw(b, shape)
+	cc := castTo(cond, a.dtype) // the kernel reads cond in a's dtype
+	c, x, y := expandRaw(cc, shape), expandRaw(a, shape), expandRaw(b, shape)
+	if cc != cond {
+		cc.Release()
+	}
 	c32, x32, y32 := compute32(c), compute32(x), compute32(y)
 	out := newTensor(op, a.dev, x32.dtype, shape)
 	if out.n > 0 {
@@ -120,10 +177,12 @@ func Where(cond, a, b *Tensor) *Tensor {
 	return out
 }
 
-// MaskedFill returns t with value where mask is nonzero (mask broadcasts
-// to t's shape), like torch.Tensor.masked_fill; -Inf before a softmax is
+// MaskedFill returns t with value where mask is true (a Bool mask, or
+// nonzero in t's dtype; it broadcasts to t's shape), like
+// torch.Tensor.masked_fill; -Inf before a softmax is
 // the causal mask of attention.  It is differentiable in t.
 func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
+	t.live("MaskedFill")
 	v := t.opts().Scalar(value)
 	out := Where(mask, v, t)
 	v.Release()
@@ -131,24 +190,43 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 }
 
 // Max returns the maximum over axis (removed), like torch.amax(t, axis);
-// NaN propagates.  Backward sends the gradient to the first maximum.
+// NaN propagates.  Backward sends the gradient to the first maximum.  It
+// panics with a *ShapeError if the axis has size 0.
 func (t *Tensor) Max(axis int) *Tensor { return t.max("Max", axis, false) }
 
 // MaxKeepDim is Max keeping the axis with size 1.
 func (t *Tensor) MaxKeepDim(axis int) *Tensor { return t.max("MaxKeepDim", axis, true) }
 
-// ArgMax returns the index of the first maximum along axis (removed), like
-// torch.argmax, as floats of t's dtype (Float32 for half inputs, whose
-// 11-bit mantissa cannot hold large indices).
+// ArgMax returns the Int64 index of the first maximum along axis
+// (removed), like torch.argmax; a NaN counts as the maximum.  It panics
+// with a *ShapeError if the axis has size 0, as Max does.
 func (t *Tensor) ArgMax(axis int) *Tensor {
-	return reduceRaw("ArgMax", opArgMax, t, []int{t.axis("ArgMax", axis)}, false)
+	t.live("ArgMax")
+	return argMaxRaw("ArgMax", t, t.nonEmptyAxis("ArgMax", axis), false)
+}
+
+// nonEmptyAxis normalises axis, panicking with a *ShapeError if it has
+// size 0: the maximum of no elements does not exist (PyTorch: "Expected
+// reduction dim to have non-zero size"), and returning 0 would be silently
+// wrong.
+func (t *Tensor) nonEmptyAxis(op string, axis int) int {
+	a := t.axis(op, axis)
+	if t.shape[a] == 0 {
+		panic(shapeErr(op, [][]int{t.shape}, "reduce over an axis with at least one element (Sum of an empty axis is 0, Max has no value)",
+			"axis %d of shape %v has size 0", a, t.shape))
+	}
+	return a
 }
 
 func (t *Tensor) max(name string, axis int, keep bool) *Tensor {
-	a := t.axis(name, axis)
+	t.live(name)
+	a := t.nonEmptyAxis(name, axis)
+	if t.dtype.isInt() {
+		intOnHost(name, t)
+	}
 	out := reduceRaw(name, opMaxR, t, []int{a}, keep)
 	if needsGrad(t) {
-		arg := reduceRaw(name, opArgMax, t, []int{a}, false)
+		arg := argMaxRaw(name, t, a, false)
 		in := slices.Clone(t.shape)
 		record(name, out, []*Tensor{t}, []*Tensor{arg}, func(g *Tensor) []*Tensor {
 			n, inner := in[a], numel(in[a+1:])

@@ -12,6 +12,7 @@ func LayerNorm(t, weight, bias *Tensor, eps float64) *Tensor {
 	const op = "LayerNorm"
 	t = autocastFloat32(t)
 	t.live(op)
+	requireFloat(op, t, weight, bias)
 	if len(t.shape) == 0 {
 		panic(shapeErr(op, [][]int{t.shape}, "normalise a tensor with at least one axis", "cannot normalise a scalar"))
 	}

@@ -13,6 +13,7 @@ func Linear(x, w, b *Tensor) *Tensor {
 	const op = "Linear"
 	x.live(op)
 	w.live(op)
+	requireFloat(op, x, w, b)
 	if autocastMode.Active() {
 		if y := linearAutocast(op, x, w, b); y != nil {
 			return y
@@ -118,8 +119,11 @@ func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *T
 		return finish(y, x.dtype, nil)
 	}
 	xg, wg, release := gemmOperands(x, w)
-	k.gemm(MatMulAuto, &gemmArgs{transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
+	defer release()
+	done := false
+	defer releaseOnPanic(y, &done)
+	k.gemm(MatMulAuto, &gemmArgs{op: op, transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
 		a: xg.v(op), b: wg.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
-	release()
+	done = true
 	return finish(y, x.dtype, nil)
 }

@@ -15,9 +15,10 @@ type CrossEntropyOptions struct {
 
 // CrossEntropy returns the mean negative log-likelihood of the target
 // classes under softmax(logits), like torch.nn.functional.cross_entropy:
-// logits is [N, C] (or [..., C]), targets holds N class indices as floats
-// (shape [N] or [...]); targets equal to -100 are ignored and the mean is
-// over the others.  It is computed from a stable log-softmax, and its
+// logits is [N, C] (or [..., C]), targets holds N class indices (shape
+// [N] or [...]) as Int64, like PyTorch's, or Int32, Uint8, or floats
+// holding integers (exact in the dtype: see indices); targets equal to
+// -100 are ignored and the mean is over the others.  It is computed from a stable log-softmax, and its
 // backward is (softmax − onehot)/count.
 func CrossEntropy(logits, targets *Tensor) *Tensor {
 	return CrossEntropyWith(logits, targets, CrossEntropyOptions{})
@@ -29,6 +30,7 @@ func CrossEntropyWith(logits, targets *Tensor, o CrossEntropyOptions) *Tensor {
 	logits = autocastFloat32(logits)
 	logits.live(op)
 	targets.live(op)
+	requireFloat(op, logits)
 	r := len(logits.shape)
 	if r == 0 || numel(targets.shape)*logits.shape[r-1] != logits.n || (r > 1 && len(targets.shape) != r-1) {
 		panic(shapeErr(op, [][]int{logits.shape, targets.shape}, "logits are [N, C] and targets [N] (class indices)",
@@ -99,6 +101,9 @@ func CrossEntropyWith(logits, targets *Tensor, o CrossEntropyOptions) *Tensor {
 
 // MSE returns the mean of (a − b)², like torch.nn.functional.mse_loss.
 func MSE(a, b *Tensor) *Tensor {
+	a.live("MSE")
+	b.live("MSE")
+	requireFloat("MSE", a, b)
 	a, b = autocastFloat32(a), autocastFloat32(b)
 	d := a.Sub(b)
 	out := d.Pow(2).Mean()
@@ -113,6 +118,8 @@ func MSE(a, b *Tensor) *Tensor {
 // returns t itself.  It panics if p is not in [0, 1).
 func Dropout(t *Tensor, p float64, gen *Generator) *Tensor {
 	const op = "Dropout"
+	t.live(op)
+	requireFloat(op, t)
 	if p < 0 || p >= 1 || math.IsNaN(p) {
 		panic(shapeErr(op, [][]int{t.shape}, "use 0 <= p < 1", "%s", fmt.Sprintf("dropout probability %v out of range", p)))
 	}

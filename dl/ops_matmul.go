@@ -23,6 +23,7 @@ func MatMulWith(kern MatMulKernel, a, b *Tensor) *Tensor {
 	const op = "MatMul"
 	a.live(op)
 	b.live(op)
+	requireFloat(op, a, b)
 	if autocastMode.Active() {
 		if ab := autocast(a, b); ab[0] != a || ab[1] != b {
 			return autocastRelease(MatMulWith(kern, ab[0], ab[1]), []*Tensor{a, b}, ab)

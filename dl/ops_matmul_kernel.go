@@ -78,6 +78,7 @@ func NumThreads() int { return f32.Threads() }
 // gemmArgs describes batch products C = alpha*op(A)*op(B) + beta*C on
 // row-major views, with gonum's Sgemm conventions per batch.
 type gemmArgs struct {
+	op                        string // the dl op, for a *CanceledError
 	transA, transB            bool
 	m, n, k                   int
 	alpha, beta               float64
@@ -94,7 +95,11 @@ func trans(t bool) blas.Transpose {
 	return blas.NoTrans
 }
 
+// gemm runs the product on the host kernels, which check the context of
+// SetCancel between macro-blocks: their *cancel.Stopped becomes a
+// *CanceledError naming g.op.
 func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
+	defer rethrowStopped(g.op)
 	ta, tb := trans(g.transA), trans(g.transB)
 	if h, ok := gemmHalf[g.a.st.dtype]; ok { // half A and B, float32 C: decoded while packed
 		a, b, c := g.a.u16(), g.b.u16(), g.c.f32()
@@ -116,6 +121,15 @@ func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	for i := 0; i < g.batch; i++ {
 		f32.GemmWith(k.gemm(), ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
 			b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
+	}
+}
+
+// releaseOnPanic, deferred by an op with done set on its last line,
+// releases the op's output t when the op panicked instead (an interrupted
+// GEMM, see SetCancel), so that MemoryStats stay exact.
+func releaseOnPanic(t *Tensor, done *bool) {
+	if !*done {
+		t.Release()
 	}
 }
 
@@ -164,8 +178,10 @@ func bmmAcc(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, 
 	out := newTensor(name, a.dev, accDType(a.dtype), dims)
 	a, b, release := gemmOperands(a, b)
 	defer release()
+	done := false
+	defer releaseOnPanic(out, &done)
 	if out.n > 0 {
-		g := &gemmArgs{transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
+		g := &gemmArgs{op: name, transA: ta, transB: tb, m: m, n: n, k: k, alpha: 1,
 			a: a.v(name), b: b.v(name), c: out.v(name), lda: k, ldb: n, ldc: n,
 			batch: batch, strideA: sA, strideB: sB, strideC: m * n}
 		if ta {
@@ -180,5 +196,6 @@ func bmmAcc(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, 
 			a.k(name).gemm(kern, g)
 		}
 	}
+	done = true
 	return out
 }

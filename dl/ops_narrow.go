@@ -13,9 +13,9 @@ func (t *Tensor) Narrow(axis, start, length int) *Tensor {
 	const op = "Narrow"
 	t.live(op)
 	a := t.axis(op, axis)
-	if start < 0 || length < 0 || start+length > t.shape[a] {
+	if start < 0 || length < 0 || start > t.shape[a] || length > t.shape[a]-start { // no start+length: it can overflow
 		panic(shapeErr(op, [][]int{t.shape}, fmt.Sprintf("use 0 <= start <= start+length <= %d", t.shape[a]),
-			"range [%d, %d) outside axis %d of shape %v", start, start+length, a, t.shape))
+			"start %d and length %d are outside axis %d of shape %v", start, length, a, t.shape))
 	}
 	dims := slices.Clone(t.shape)
 	dims[a] = length
@@ -40,6 +40,7 @@ func (t *Tensor) Narrow(axis, start, length int) *Tensor {
 // Slice returns rows [start, end) of t along axis 0, a view sharing t's
 // memory, like t[start:end] in PyTorch.
 func (t *Tensor) Slice(start, end int) *Tensor {
+	t.live("Slice")
 	if len(t.shape) == 0 {
 		panic(shapeErr("Slice", [][]int{t.shape}, "slice a tensor with at least one axis", "cannot slice a scalar"))
 	}
@@ -49,6 +50,7 @@ func (t *Tensor) Slice(start, end int) *Tensor {
 // Index returns row i of t along axis 0 without that axis, a view, like
 // t[i] in PyTorch.
 func (t *Tensor) Index(i int) *Tensor {
+	t.live("Index")
 	s := t.Slice(i, i+1)
 	out := s.Reshape(t.shape[1:]...)
 	if !s.requiresGrad {

@@ -6,7 +6,8 @@ import (
 
 // Sum returns the sum over the given axes (all axes if none: a scalar),
 // removing them, like torch.sum(t, dim).  Negative axes count from the
-// end.  Float32 sums of whole rows accumulate in float64.
+// end.  Float32 sums of whole rows accumulate in float64; sums of integer
+// and Bool tensors are Int64 (a Bool sum counts the true values).
 func (t *Tensor) Sum(axes ...int) *Tensor { return t.sum("Sum", axes, false) }
 
 // SumKeepDim is Sum keeping the reduced axes with size 1 (torch:
@@ -14,7 +15,8 @@ func (t *Tensor) Sum(axes ...int) *Tensor { return t.sum("Sum", axes, false) }
 func (t *Tensor) SumKeepDim(axes ...int) *Tensor { return t.sum("SumKeepDim", axes, true) }
 
 // Mean returns the mean over the given axes (all axes if none), like
-// torch.mean.
+// torch.mean.  It panics with a *DTypeError on integer tensors, as
+// PyTorch does: convert with AsType(dl.Float32) first.
 func (t *Tensor) Mean(axes ...int) *Tensor { return t.mean("Mean", axes, false) }
 
 // MeanKeepDim is Mean keeping the reduced axes with size 1.
@@ -23,6 +25,9 @@ func (t *Tensor) MeanKeepDim(axes ...int) *Tensor { return t.mean("MeanKeepDim",
 func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
 	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
+	if t.dtype.isInt() {
+		return sumInt(name, t, ax, keep)
+	}
 	out := reduceRaw(name, opSum, t, ax, keep)
 	if needsGrad(t) {
 		in := t.shape
@@ -36,6 +41,7 @@ func (t *Tensor) sum(name string, axes []int, keep bool) *Tensor {
 func (t *Tensor) mean(name string, axes []int, keep bool) *Tensor {
 	t = autocastFloat32(t)
 	ax := t.normAxes(name, axes)
+	requireFloat(name, t)
 	count := 1
 	for _, a := range ax {
 		count *= t.shape[a]
@@ -54,8 +60,11 @@ func (t *Tensor) mean(name string, axes []int, keep bool) *Tensor {
 	return out
 }
 
-// normAxes returns the sorted, normalised, distinct axes (all if none).
+// normAxes returns the sorted, normalised axes (all if none), panicking
+// with a *ShapeError if one appears twice (-1 and rank-1 are the same), as
+// PyTorch refuses "dim 0 appears multiple times in the list of dims".
 func (t *Tensor) normAxes(op string, axes []int) []int {
+	t.live(op)
 	if len(axes) == 0 {
 		all := make([]int, len(t.shape))
 		for i := range all {
@@ -68,7 +77,13 @@ func (t *Tensor) normAxes(op string, axes []int) []int {
 		ax[i] = t.axis(op, a)
 	}
 	slices.Sort(ax)
-	return slices.Compact(ax)
+	for i := 1; i < len(ax); i++ {
+		if ax[i] == ax[i-1] {
+			panic(shapeErr(op, [][]int{t.shape}, "name each axis once",
+				"axis %d appears more than once in %v", ax[i], axes))
+		}
+	}
+	return ax
 }
 
 // reducedShape returns shape without (or with size 1 on) the axes.
@@ -105,7 +120,7 @@ func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor
 			if n == 0 {
 				t.k(name).fill(res.v(name), 0)
 			} else {
-				t.k(name).reduce(op, res.v(name), cur.v(name), outer, n, inner)
+				reduceChunked(name, op, res.v(name), cur.v(name), outer, n, inner)
 			}
 		}
 		if cur != t {
@@ -126,6 +141,25 @@ func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor
 		dt = Float32 // a 2-byte float cannot hold indices above 2048 exactly
 	}
 	return finish(res, dt, nil)
+}
+
+// reduceChunked runs the reduce kernel on bands of outer rows of about
+// cancelChunk elements, checking the context of SetCancel before each
+// (see chunked); a single row (a full reduction) is one call.
+func reduceChunked(name string, op reduceOp, dst, src view, outer, n, inner int) {
+	k := kernelsOf(name, dst.st.dev)
+	row := n * inner
+	if !dst.st.dev.IsHost() || outer < 2 || outer*row <= cancelChunk {
+		CheckCancel(name)
+		k.reduce(op, dst, src, outer, n, inner)
+		return
+	}
+	band := max(1, cancelChunk/row)
+	for o := 0; o < outer; o += band {
+		CheckCancel(name)
+		b := min(band, outer-o)
+		k.reduce(op, dst.sub(o*inner, b*inner), src.sub(o*row, b*row), b, n, inner)
+	}
 }
 
 // sumTo sums g over its broadcast axes so that it has shape (the

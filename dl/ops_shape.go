@@ -28,25 +28,25 @@ func (t *Tensor) View(dims ...int) *Tensor { return t.Reshape(dims...) }
 // Flatten returns t as a 1-D view, like torch.flatten.
 func (t *Tensor) Flatten() *Tensor { return t.Reshape(-1) }
 
-// inferShape resolves one -1 in dims and checks the element count.
+// inferShape resolves one -1 in dims and checks the element count (the
+// product of the other sizes may not overflow, see MaxElements).
 func inferShape(op string, from, dims []int) []int {
 	shape := slices.Clone(dims)
-	infer, known := -1, 1
+	infer := -1
 	for i, d := range shape {
 		switch {
 		case d == -1 && infer < 0:
 			infer = i
 		case d < 0:
 			panic(shapeErr(op, [][]int{from, dims}, "use at most one -1 and no other negative size", "invalid shape %v", dims))
-		default:
-			known *= d
 		}
 	}
 	n := numel(from)
+	known := checkedNumel(op, slices.Delete(slices.Clone(shape), max(infer, 0), max(infer+1, 0)))
 	if infer >= 0 && known > 0 && n%known == 0 {
 		shape[infer] = n / known
 	}
-	if (infer >= 0 && (known == 0 || n%known != 0)) || numel(shape) != n {
+	if (infer >= 0 && (known == 0 || n%known != 0)) || (infer < 0 && known != n) {
 		panic(shapeErr(op, [][]int{from, dims}, "the new shape must hold the same number of elements",
 			"cannot reshape %v (%d elements) to %v", from, n, dims))
 	}
@@ -56,6 +56,7 @@ func inferShape(op string, from, dims []int) []int {
 // Unsqueeze returns a view with a dimension of size 1 inserted at axis
 // (-1 appends), like torch.unsqueeze.
 func (t *Tensor) Unsqueeze(axis int) *Tensor {
+	t.live("Unsqueeze")
 	r := len(t.shape)
 	if axis < 0 {
 		axis += r + 1
@@ -72,6 +73,7 @@ func (t *Tensor) Unsqueeze(axis int) *Tensor {
 // axes of size 1 if none are given, like torch.squeeze.  It panics with a
 // *ShapeError if a given axis does not have size 1.
 func (t *Tensor) Squeeze(axes ...int) *Tensor {
+	t.live("Squeeze")
 	drop := make([]bool, len(t.shape))
 	for _, a := range axes {
 		a = t.axis("Squeeze", a)
@@ -143,6 +145,7 @@ func (t *Tensor) Transpose(a0, a1 int) *Tensor {
 
 // T returns the transpose of a 2-D tensor, like torch.Tensor.T.
 func (t *Tensor) T() *Tensor {
+	t.live("T")
 	if len(t.shape) != 2 {
 		panic(shapeErr("T", [][]int{t.shape}, "use Transpose or Permute for other ranks", "T needs a 2-D tensor, got shape %v", t.shape))
 	}

@@ -46,6 +46,7 @@ func (t *Tensor) LogSoftmax(axis int) *Tensor {
 // softmaxRaw computes softmax (or log-softmax) along axis a without
 // autograd: m = max, s = x − m, then exp(s)/Σexp(s) or s − log Σexp(s).
 func softmaxRaw(op string, t *Tensor, a int, log bool) *Tensor {
+	requireFloat(op, t)
 	m := reduceRaw(op, opMaxR, t, []int{a}, true)
 	s := binaryRaw(op, opSub, t, m)
 	m.Release()

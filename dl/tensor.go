@@ -1,6 +1,7 @@
 package dl
 
 import (
+	"math"
 	"runtime"
 	"slices"
 )
@@ -26,7 +27,9 @@ type Tensor struct {
 	dtype DType
 	dev   Device
 
-	released string // who released it ("" while live)
+	released string  // who released it ("" while live)
+	value    float64 // a one-element tensor's value, kept when Backward released it (hasValue)
+	hasValue bool
 	cleanup  runtime.Cleanup
 
 	// autograd state
@@ -41,7 +44,8 @@ type Tensor struct {
 	leafPass     uint64  // Backward call that last counted deps
 }
 
-// numel returns the product of dims.
+// numel returns the product of dims, which are valid (the shape of an
+// existing tensor, or checked by checkedNumel).
 func numel(dims []int) int {
 	n := 1
 	for _, d := range dims {
@@ -50,25 +54,53 @@ func numel(dims []int) int {
 	return n
 }
 
-// checkDims panics with a *ShapeError if a dimension is negative.
-func checkDims(op string, dims []int) {
+// MaxElements is the most elements a tensor can have: 2^60 - 1, so that
+// its size in bytes (up to 8 per element) fits in an int64.  Shapes with
+// more panic with a *ShapeError instead of wrapping around to a small or
+// negative count.  (PyTorch checks the same overflow: "numel: integer
+// multiplication overflow".)
+const MaxElements = math.MaxInt64 / 8
+
+// checkedNumel returns the number of elements of dims, panicking with a
+// *ShapeError naming op if a dimension is negative or the product exceeds
+// MaxElements.  A zero dimension makes the count 0 whatever the others
+// are, as in PyTorch.
+func checkedNumel(op string, dims []int) int {
+	n, zero, over := 1, false, false
 	for _, d := range dims {
-		if d < 0 {
+		switch {
+		case d < 0:
 			panic(shapeErr(op, [][]int{dims}, "dimensions must be >= 0", "negative dimension in %v", dims))
+		case d == 0:
+			zero = true
+		case n > MaxElements/d:
+			over = true
+		default:
+			n *= d
 		}
 	}
+	if zero {
+		return 0
+	}
+	if over {
+		panic(shapeErr(op, [][]int{dims}, "use smaller dimensions (a tensor holds at most dl.MaxElements elements)",
+			"shape %v has more than %d elements: the element count overflows", dims, MaxElements))
+	}
+	return n
 }
 
-// newTensor allocates an uninitialised tensor.
+// newTensor allocates an uninitialised tensor.  Every op allocates its
+// output here first, so this is where an op checks the context of
+// SetCancel before it starts.
 func newTensor(op string, dev Device, dt DType, dims []int) *Tensor {
-	checkDims(op, dims)
+	CheckCancel(op)
+	n := checkedNumel(op, dims)
 	if !dt.valid() {
-		panic(&DTypeError{Op: op, DTypes: []DType{dt}, Reason: "unknown dtype " + dt.String(), Fix: "use Float32, Float64, Float16 or BFloat16"})
+		panic(&DTypeError{Op: op, DTypes: []DType{dt}, Reason: "unknown dtype " + dt.String(), Fix: "use one of the dtypes of dl: Float32, Float64, Float16, BFloat16, Int64, Int32, Uint8, Bool"})
 	}
 	if !dev.IsHost() || dev.index != 0 {
 		dev.check(op)
 	}
-	n := numel(dims)
 	st := &storage{dev: dev, dtype: dt, n: n, nbytes: int64(n) * int64(dt.Size())}
 	if n > 0 {
 		st.blk = memoryOf(dev).get(op, st.nbytes)
@@ -94,49 +126,86 @@ func (t *Tensor) v(op string) view {
 	return view{st: t.st, off: t.off, n: t.n}
 }
 
-// live panics with *ReleasedError if t was released.
+// live panics with *ReleasedError if t was released, and with a
+// *ValueError if t is nil.
 func (t *Tensor) live(op string) {
+	t.notNil(op)
 	if t.released != "" {
-		panic(&ReleasedError{Op: op, Reason: t.released})
+		panic(&ReleasedError{Op: op, Reason: t.released, Value: t.value, HasValue: t.hasValue})
+	}
+}
+
+// notNil panics with a *ValueError naming op if t is a nil *Tensor (a
+// variable never assigned, or a Grad that does not exist yet), instead of
+// the runtime's nil pointer dereference.
+func (t *Tensor) notNil(op string) {
+	if t == nil {
+		panic(&ValueError{Op: op, Reason: "a tensor argument is a nil *Tensor",
+			Fix: "assign the tensor first (a Grad is nil until Backward reaches the tensor)"})
 	}
 }
 
 // Shape returns a copy of the dimensions, like torch.Tensor.shape.
-func (t *Tensor) Shape() []int { return slices.Clone(t.shape) }
+func (t *Tensor) Shape() []int {
+	t.notNil("Shape")
+	return slices.Clone(t.shape)
+}
 
 // Dims returns the number of dimensions (0 for a scalar), like
 // torch.Tensor.dim.
-func (t *Tensor) Dims() int { return len(t.shape) }
+func (t *Tensor) Dims() int {
+	t.notNil("Dims")
+	return len(t.shape)
+}
 
 // Size returns the length of one axis; negative axes count from the end,
 // like torch.Tensor.size(dim).
-func (t *Tensor) Size(axis int) int { return t.shape[t.axis("Size", axis)] }
+func (t *Tensor) Size(axis int) int {
+	t.notNil("Size")
+	return t.shape[t.axis("Size", axis)]
+}
 
 // Numel returns the number of elements, like torch.Tensor.numel.
-func (t *Tensor) Numel() int { return t.n }
+func (t *Tensor) Numel() int {
+	t.notNil("Numel")
+	return t.n
+}
 
 // DType returns the element type.
-func (t *Tensor) DType() DType { return t.dtype }
+func (t *Tensor) DType() DType {
+	t.notNil("DType")
+	return t.dtype
+}
 
 // Device returns the device holding t's memory.
-func (t *Tensor) Device() Device { return t.dev }
+func (t *Tensor) Device() Device {
+	t.notNil("Device")
+	return t.dev
+}
 
 // Bytes returns the size of t's elements in bytes (Numel × DType.Size).
-func (t *Tensor) Bytes() int64 { return int64(t.n) * int64(t.dtype.Size()) }
+func (t *Tensor) Bytes() int64 {
+	t.notNil("Bytes")
+	return int64(t.n) * int64(t.dtype.Size())
+}
 
 // Released reports whether t's memory was released.
-func (t *Tensor) Released() bool { return t.released != "" }
+func (t *Tensor) Released() bool {
+	t.notNil("Released")
+	return t.released != ""
+}
 
 // Release returns t's memory to its device's caching allocator now,
 // instead of when the garbage collector finds t unreachable (a runtime
 // cleanup, whose timing is not deterministic), so that MemoryStats are
 // exact.  Views sharing the memory keep it alive until they are released
 // too.  Using t afterwards panics with *ReleasedError.  Release is
-// idempotent.
+// idempotent, and does nothing on a nil *Tensor (so `defer t.Release()`
+// is safe whatever t holds).
 func (t *Tensor) Release() { t.releaseBy("Release") }
 
 func (t *Tensor) releaseBy(reason string) {
-	if t.released != "" {
+	if t == nil || t.released != "" {
 		return
 	}
 	t.released = reason
@@ -147,13 +216,17 @@ func (t *Tensor) releaseBy(reason string) {
 // Retain marks t so that Backward does not release it when it frees the
 // graph (intermediate tensors are released by default), and returns t.
 func (t *Tensor) Retain() *Tensor {
+	t.notNil("Retain")
 	t.retained = true
 	return t
 }
 
 // axis normalises a possibly negative axis of t, panicking with a
 // *ShapeError if it is out of range.
-func (t *Tensor) axis(op string, a int) int { return normAxis(op, a, t.shape) }
+func (t *Tensor) axis(op string, a int) int {
+	t.notNil(op)
+	return normAxis(op, a, t.shape)
+}
 
 func normAxis(op string, a int, shape []int) int {
 	r := len(shape)

@@ -22,9 +22,39 @@ func (t *Tensor) Float64s() []float64 {
 	return out
 }
 
+// Int64s returns a copy of t's elements converted to int64, in row-major
+// order (from any device and dtype; floats are truncated toward zero, as
+// .to(torch.int64) does), exact for every Int64 value.
+func (t *Tensor) Int64s() []int64 {
+	h := t.hostAs("Int64s", Int64)
+	out := make([]int64, t.n)
+	copy(out, elems[int64](h.v("Int64s")))
+	h.releaseIfTemp(t)
+	return out
+}
+
+// Bools returns a copy of t's elements as bools (nonzero is true), in
+// row-major order, from any device and dtype.
+func (t *Tensor) Bools() []bool {
+	h := t.hostAs("Bools", Bool)
+	out := make([]bool, t.n)
+	for i, v := range elems[uint8](h.v("Bools")) {
+		out[i] = v != 0
+	}
+	h.releaseIfTemp(t)
+	return out
+}
+
 // Item returns the value of a tensor with one element as a float64, like
-// torch.Tensor.item.  It panics with a *ShapeError otherwise.
+// torch.Tensor.item.  It panics with a *ShapeError otherwise.  A
+// one-element intermediate that Backward released (the loss under
+// scaler.Scale(loss).Backward()) keeps its value for Item, as PyTorch's
+// loss.item() works after backward.
 func (t *Tensor) Item() float64 {
+	if t != nil && t.released != "" && t.hasValue {
+		return t.value
+	}
+	t.live("Item")
 	if t.n != 1 {
 		panic(shapeErr("Item", [][]int{t.shape}, "index or reduce it first (e.g. t.Sum())",
 			"Item needs a tensor with one element, got shape %v (%d elements)", t.shape, t.n))
@@ -68,9 +98,14 @@ func (t *Tensor) Float32Data() []float32 { return t.hostView("Float32Data", Floa
 // Float64Data is Float32Data for Float64 tensors.
 func (t *Tensor) Float64Data() []float64 { return t.hostView("Float64Data", Float64).f64() }
 
+// Int64Data is Float32Data for Int64 tensors (class targets, token ids):
+// a loader fills a batch of labels through it without a copy.
+func (t *Tensor) Int64Data() []int64 { return elems[int64](t.hostView("Int64Data", Int64)) }
+
 // Uint16Data is Float32Data for Float16 and BFloat16 tensors: the raw
 // 2-byte encodings (see dl/internal/kernels/half).
 func (t *Tensor) Uint16Data() []uint16 {
+	t.live("Uint16Data")
 	if t.dtype.IsHalf() {
 		return t.hostView("Uint16Data", t.dtype).u16()
 	}

@@ -44,11 +44,14 @@ func (t *Tensor) AsType(dt DType) *Tensor {
 	if dt == t.dtype {
 		return t
 	}
+	if t.dtype.isInt() || dt.isInt() {
+		intOnHost(op, t)
+	}
 	out := newTensor(op, t.dev, dt, t.shape)
 	if t.n > 0 {
 		t.k(op).cast(out.v(op), t.v(op))
 	}
-	if needsGrad(t) {
+	if needsGrad(t) && dt.IsFloat() { // an integer result has no gradient, as in PyTorch
 		from := t.dtype
 		record(op, out, []*Tensor{t}, nil, func(g *Tensor) []*Tensor { return []*Tensor{g.AsType(from)} })
 	}
@@ -59,6 +62,7 @@ func (t *Tensor) AsType(dt DType) *Tensor {
 // It is differentiable.
 func (t *Tensor) Clone() *Tensor {
 	const op = "Clone"
+	t.live(op)
 	out := t.like(op, t.shape)
 	if t.n > 0 {
 		copyView(out.v(op), t.v(op))

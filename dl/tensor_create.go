@@ -35,18 +35,33 @@ func (o Options) Full(v float64, dims ...int) *Tensor {
 func (o Options) Scalar(v float64) *Tensor { return o.Full(v) }
 
 // Arange returns the 1-D tensor start, start+step, ... below end (above
-// it for a negative step), like torch.arange.  It panics with a
-// *ShapeError if step is 0.
+// it for a negative step), like torch.arange.  Like PyTorch, it panics
+// with a *ValueError if step is 0 or NaN, start or end is not finite, or
+// end is on the wrong side of start for the step's sign (start == end
+// gives an empty tensor), and with a *ShapeError if the count exceeds
+// MaxElements.
 func (o Options) Arange(start, end, step float64) *Tensor {
-	if step == 0 || math.IsNaN(step) {
-		panic(shapeErr("Arange", nil, "use a non-zero step", "step must be non-zero, got %v", step))
+	const op = "Arange"
+	switch {
+	case step == 0 || math.IsNaN(step):
+		panic(&ValueError{Op: op, Reason: fmt.Sprintf("step must be non-zero, got %v", step), Fix: "use a non-zero step"})
+	case math.IsInf(start, 0) || math.IsInf(end, 0) || math.IsNaN(start) || math.IsNaN(end):
+		panic(&ValueError{Op: op, Reason: fmt.Sprintf("unsupported range %v -> %v", start, end), Fix: "use finite start and end"})
+	case (end-start)*step < 0:
+		panic(&ValueError{Op: op, Reason: fmt.Sprintf("upper bound %v and lower bound %v inconsistent with step sign (%v)", end, start, step),
+			Fix: "swap start and end, or change the sign of step"})
 	}
-	n := int(math.Max(0, math.Ceil((end-start)/step)))
-	vals := make([]float64, n)
+	count := math.Ceil((end - start) / step)
+	if count > MaxElements {
+		panic(shapeErr(op, nil, "use a larger step or a shorter range (a tensor holds at most dl.MaxElements elements)",
+			"%v to %v in steps of %v is %v elements", start, end, step, count))
+	}
+	src := newTensor(op, CPU, Float64, []int{int(count)})
+	vals := src.v(op).f64()
 	for i := range vals {
 		vals[i] = start + float64(i)*step
 	}
-	return o.FromFloat64s(vals, n)
+	return convertHost(o, src)
 }
 
 // FromFloat64s returns a tensor of shape dims holding a copy of data,
@@ -75,38 +90,69 @@ func Scalar(v float64) *Tensor { return Options{}.Scalar(v) }
 func Arange(start, end, step float64) *Tensor { return Options{}.Arange(start, end, step) }
 
 // FromSlice returns a tensor on CPU holding a copy of data with shape dims
-// (1-D when dims is empty); its dtype is Float32 for []float32 and Float64
-// for []float64, like torch.tensor.  It panics with a *ShapeError if
-// len(data) does not match dims.
-func FromSlice[T float32 | float64](data []T, dims ...int) *Tensor {
+// (1-D when dims is empty); its dtype follows the element type, like
+// torch.tensor: Float32 for []float32, Float64 for []float64, Int64 for
+// []int64 (class targets, token ids), Int32, Uint8 and Bool.  It panics
+// with a *ShapeError if len(data) does not match dims.
+func FromSlice[T hostElem](data []T, dims ...int) *Tensor {
 	if len(dims) == 0 {
 		dims = []int{len(data)}
 	}
 	return fromHost(Options{DType: dtypeOf[T]()}, "FromSlice", data, dims)
 }
 
+// FromInt64s returns a tensor of shape dims holding data converted to
+// o.DType on o.Device (1-D with no dims), exactly for integer dtypes: the
+// way to build class targets or token ids of any dtype.  It panics with a
+// *ShapeError if len(data) does not match dims.
+func (o Options) FromInt64s(data []int64, dims ...int) *Tensor {
+	if len(dims) == 0 {
+		dims = []int{len(data)}
+	}
+	return fromHost(o, "FromInt64s", data, dims)
+}
+
 // ZerosLike returns zeros with t's shape, dtype and device.
-func ZerosLike(t *Tensor) *Tensor { return t.opts().Zeros(t.shape...) }
+func ZerosLike(t *Tensor) *Tensor {
+	t.live("ZerosLike")
+	return t.opts().Zeros(t.shape...)
+}
 
 // OnesLike returns ones with t's shape, dtype and device.
-func OnesLike(t *Tensor) *Tensor { return t.opts().Ones(t.shape...) }
+func OnesLike(t *Tensor) *Tensor {
+	t.live("OnesLike")
+	return t.opts().Ones(t.shape...)
+}
 
 // opts returns the Options that create tensors like t.
 func (t *Tensor) opts() Options { return Options{Device: t.dev, DType: t.dtype} }
 
-func dtypeOf[T float32 | float64]() DType {
+// hostElem is the Go element types FromSlice accepts.
+type hostElem interface {
+	float32 | float64 | int64 | int32 | uint8 | bool
+}
+
+func dtypeOf[T hostElem]() DType {
 	var zero T
-	if unsafe.Sizeof(zero) == 8 {
+	switch any(zero).(type) {
+	case float64:
 		return Float64
+	case int64:
+		return Int64
+	case int32:
+		return Int32
+	case uint8:
+		return Uint8
+	case bool:
+		return Bool
 	}
 	return Float32
 }
 
 // fromHost builds a tensor from host values: copied into a CPU tensor,
 // converted to the dtype there, then copied to the device.
-func fromHost[T float32 | float64](o Options, op string, data []T, dims []int) *Tensor {
-	checkDims(op, dims)
-	if n := numel(dims); n != len(data) {
+func fromHost[T hostElem](o Options, op string, data []T, dims []int) *Tensor {
+	if n := checkedNumel(op, dims); n != len(data) {
 		panic(shapeErr(op, [][]int{dims}, "pass as many values as the shape holds",
 			"%d values for shape %v (%d elements)", len(data), dims, n))
 	}
@@ -115,6 +161,12 @@ func fromHost[T float32 | float64](o Options, op string, data []T, dims []int) *
 		var zero T
 		copy(src.st.bytes(), unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*int(unsafe.Sizeof(zero))))
 	}
+	return convertHost(o, src)
+}
+
+// convertHost returns src (a CPU tensor) converted to o.DType on
+// o.Device, releasing src and the intermediate copies it no longer needs.
+func convertHost(o Options, src *Tensor) *Tensor {
 	t := src.AsType(o.DType)
 	if t != src {
 		src.Release()

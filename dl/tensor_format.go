@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -21,21 +22,21 @@ const (
 // with "..." and 3 items at each end of every axis.  Values are copied to
 // the host to print them.
 func (t *Tensor) String() string {
+	if t == nil {
+		return "<nil>"
+	}
 	if t.released != "" {
 		return "tensor(<released by " + t.released + ">)"
 	}
-	vals := t.Float64s()
-	summarize := t.n > printThreshold
-	f := newFormatter(summarizedValues(vals, t.shape, summarize))
 	const prefix = "tensor("
+	summarize := t.n > printThreshold
 	var body string
-	switch {
-	case t.n == 0:
-		body = "[]"
-	case len(t.shape) == 0:
-		body = f.format(vals[0])
-	default:
-		body = formatAxis(vals, t.shape, len(prefix), summarize, f)
+	if t.dtype.isInt() { // exact, from int64 values: 2^53 + 1 prints as itself
+		vals := t.Int64s()
+		body = formatBody(vals, t.shape, len(prefix), summarize, newIntFormatter(summarizedValues(vals, t.shape, summarize), t.dtype == Bool))
+	} else {
+		vals := t.Float64s()
+		body = formatBody(vals, t.shape, len(prefix), summarize, newFormatter(summarizedValues(vals, t.shape, summarize)))
 	}
 	suffixes := []string{"device=" + t.dev.String(), "dtype=" + t.dtype.String()}
 	if t.n == 0 && len(t.shape) != 1 {
@@ -68,8 +69,26 @@ func addSuffixes(s string, suffixes []string, indent int) string {
 	return b.String()
 }
 
+// valueFormatter formats the printed values of one tensor to one width.
+type valueFormatter[T any] interface {
+	format(v T) string
+	cellWidth() int
+}
+
+// formatBody formats the values of a tensor of shape: "[]", a scalar, or
+// the nested rows.
+func formatBody[T any](vals []T, shape []int, indent int, summarize bool, f valueFormatter[T]) string {
+	switch {
+	case len(vals) == 0:
+		return "[]"
+	case len(shape) == 0:
+		return f.format(vals[0])
+	}
+	return formatAxis(vals, shape, indent, summarize, f)
+}
+
 // formatAxis formats the row-major values of shape, indented by indent.
-func formatAxis(vals []float64, shape []int, indent int, summarize bool, f *formatter) string {
+func formatAxis[T any](vals []T, shape []int, indent int, summarize bool, f valueFormatter[T]) string {
 	if len(shape) == 1 {
 		return formatVector(vals, indent, summarize, f)
 	}
@@ -95,8 +114,8 @@ func formatAxis(vals []float64, shape []int, indent int, summarize bool, f *form
 	return "[" + strings.Join(parts, sep) + "]"
 }
 
-func formatVector(vals []float64, indent int, summarize bool, f *formatter) string {
-	perLine := max(1, (printLineWidth-indent)/(f.width+2))
+func formatVector[T any](vals []T, indent int, summarize bool, f valueFormatter[T]) string {
+	perLine := max(1, (printLineWidth-indent)/(f.cellWidth()+2))
 	var items []string
 	if summarize && len(vals) > 2*printEdgeItems {
 		for _, v := range vals[:printEdgeItems] {
@@ -119,7 +138,7 @@ func formatVector(vals []float64, indent int, summarize bool, f *formatter) stri
 }
 
 // summarizedValues returns the values that will be printed.
-func summarizedValues(vals []float64, shape []int, summarize bool) []float64 {
+func summarizedValues[T any](vals []T, shape []int, summarize bool) []T {
 	if !summarize || len(shape) == 0 {
 		return vals
 	}
@@ -134,7 +153,7 @@ func summarizedValues(vals []float64, shape []int, summarize bool) []float64 {
 			idx = append(idx, i)
 		}
 	}
-	var out []float64
+	var out []T
 	for _, i := range idx {
 		out = append(out, summarizedValues(vals[i*stride:(i+1)*stride], shape[1:], true)...)
 	}
@@ -200,10 +219,47 @@ func (f *formatter) format(v float64) string {
 	return strings.Repeat(" ", max(0, f.width-len(s))) + s
 }
 
+func (f *formatter) cellWidth() int { return f.width }
+
+// intFormatter prints integers as PyTorch does ("3", no point) and Bool
+// values as "True" and "False", padded to the widest.
+type intFormatter struct {
+	isBool bool
+	width  int
+}
+
+func newIntFormatter(vals []int64, isBool bool) *intFormatter {
+	f := &intFormatter{isBool: isBool, width: 1}
+	for _, v := range vals {
+		f.width = max(f.width, len(f.raw(v)))
+	}
+	return f
+}
+
+func (f *intFormatter) raw(v int64) string {
+	if f.isBool {
+		if v != 0 {
+			return "True"
+		}
+		return "False"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func (f *intFormatter) format(v int64) string {
+	s := f.raw(v)
+	return strings.Repeat(" ", max(0, f.width-len(s))) + s
+}
+
+func (f *intFormatter) cellWidth() int { return f.width }
+
 // HTML renders t for a notebook cell: a caption with shape, dtype, device
 // and memory, and the String form in a <pre> block (HTML-escaped).  With
 // GoNB: gonbui.DisplayHTML(t.HTML()).
 func (t *Tensor) HTML() string {
+	if t == nil {
+		return "<pre>&lt;nil&gt;</pre>"
+	}
 	caption := fmt.Sprintf("Tensor %v · %v · %v · %s", t.shape, t.dtype, t.dev, FormatBytes(t.Bytes()))
 	if t.requiresGrad {
 		caption += " · requires_grad"

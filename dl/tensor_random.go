@@ -1,7 +1,9 @@
 package dl
 
 import (
+	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -151,17 +153,63 @@ func portableLog(x float64) float64 {
 }
 
 // Rand returns numbers uniform in [0, 1), like torch.rand.
-func (o Options) Rand(dims ...int) *Tensor {
-	vals := make([]float64, numel(dims))
-	o.generator().uniform(vals)
-	return fromHost(o, "Rand", vals, dims)
-}
+func (o Options) Rand(dims ...int) *Tensor { return o.random("Rand", (*Generator).uniform, dims) }
 
 // Randn returns standard normal numbers, like torch.randn.
-func (o Options) Randn(dims ...int) *Tensor {
-	vals := make([]float64, numel(dims))
-	o.generator().normal(vals)
-	return fromHost(o, "Randn", vals, dims)
+func (o Options) Randn(dims ...int) *Tensor { return o.random("Randn", (*Generator).normal, dims) }
+
+// random draws float64 numbers with fill into a CPU tensor (allocated,
+// so counted and checked against the CPU's capacity, before any number is
+// drawn) and converts it to o's dtype and device.  It fills chunks of
+// cancelChunk elements, an even number, so the sequence does not depend
+// on the chunking (normal draws pairs), checking the context of SetCancel
+// before each.
+func (o Options) random(op string, fill func(*Generator, []float64), dims []int) *Tensor {
+	if !o.DType.IsFloat() { // torch: "not implemented for 'Long'"
+		panic(&DTypeError{Op: op, DTypes: []DType{o.DType}, Reason: op + " draws floating-point numbers, not " + o.DType.String(),
+			Fix: "use Randint for random integers, or a float dtype"})
+	}
+	src := newTensor(op, CPU, Float64, dims)
+	if src.n > 0 {
+		vals, g := src.v(op).f64(), o.generator()
+		chunked(op, CPU, len(vals), func(i, m int) { fill(g, vals[i:i+m]) })
+	}
+	return convertHost(o, src)
+}
+
+// Randint returns integers uniform in [low, high), like torch.randint, in
+// o.DType (Int64 for torch.randint's default is Options{DType:
+// dl.Int64}; float dtypes hold the integers as values).  It panics with
+// a *ValueError unless low < high.
+func (o Options) Randint(low, high int64, dims ...int) *Tensor {
+	const op = "Randint"
+	if low >= high {
+		panic(&ValueError{Op: op, Reason: fmt.Sprintf("empty range [%d, %d)", low, high), Fix: "use low < high"})
+	}
+	src := newTensor(op, CPU, Int64, dims)
+	if src.n > 0 {
+		vals, g, span := elems[int64](src.v(op)), o.generator(), uint64(high-low)
+		chunked(op, CPU, len(vals), func(i, m int) { g.integers(vals[i:i+m], low, span) })
+	}
+	return convertHost(o, src)
+}
+
+// integers fills dst with low + a uniform integer in [0, span), by
+// Lemire's multiply-and-reject method (unbiased; one 64-bit draw per
+// number but for a rare rejection).
+func (g *Generator) integers(dst []int64, low int64, span uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	threshold := -span % span // 2^64 mod span
+	for i := range dst {
+		for {
+			hi, lo := bits.Mul64(g.next(), span)
+			if lo >= threshold {
+				dst[i] = low + int64(hi)
+				break
+			}
+		}
+	}
 }
 
 func (o Options) generator() *Generator {

@@ -79,7 +79,7 @@ func TestLoadersReadEveryRow(t *testing.T) {
 		{"datasets.csv", len(Datasets()), 58},
 		{"accelerators.csv", len(Accelerators()), 14 + 6},
 		{"interconnects.csv", len(Interconnects()), 26},
-		{"clusters.csv", len(Clusters()), 50 + 6},
+		{"clusters.csv", len(Clusters()), 50 + 7},
 		{"datacenter.csv", len(Datacenter()), 5},
 		{"papers.csv", len(Papers()), 15},
 		{"data_sources.csv", len(DataSources()), 36},

@@ -162,6 +162,23 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
   go build -o bin/ ./bigdata/cmd/bdctl
 fi
 
+# --- Open MPI (dl/dist's mpi backend, `dlbd run --backend mpi`) ----------------------------
+# dist loads libmpi.so.40 at run time without cgo; mpirun starts the ranks; mpicc (from
+# libopenmpi-dev) builds the C anchor of the all-reduce benchmark. Installed for the tests;
+# otherwise optional: without it the mpi backend says how to install it.
+mpi_pkgs=(openmpi-bin libopenmpi3 libopenmpi-dev)
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  if [ "$want_test" = 1 ]; then
+    say "installing Debian packages for the MPI tests: ${mpi_pkgs[*]}"
+    if ! { as_root apt-get update -qq >/dev/null 2>&1 &&
+           as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${mpi_pkgs[@]}" >/dev/null; }; then
+      die "could not install ${mpi_pkgs[*]} (needs root and Debian's packages): sudo apt-get install ${mpi_pkgs[*]}"
+    fi
+  else
+    say "optional: Open MPI is not installed (multi-process training, notebook 11): sudo apt-get install ${mpi_pkgs[*]}"
+  fi
+fi
+
 # --- Warm the build cache ------------------------------------------------------------------
 # Cells are built with this module in a workspace; compiling every package once puts them in
 # the build cache, so the first cell links instead of compiling the world. The build always

@@ -40,12 +40,12 @@ func Weights(tokens []int, w Weighting) []float64 {
 	total := 0
 	for i, n := range tokens {
 		if n < 0 {
-			panic(fmt.Sprintf("accum: Weights: micro-batch %d has %d tokens", i, n))
+			panic(&dl.ValueError{Op: "accum.Weights", Reason: fmt.Sprintf("micro-batch %d has %d tokens", i, n), Fix: "pass token counts >= 0"})
 		}
 		total += n
 	}
 	if total == 0 {
-		panic(fmt.Sprintf("accum: Weights(%v): no tokens to average over", tokens))
+		panic(&dl.ValueError{Op: "accum.Weights", Reason: fmt.Sprintf("%v: no tokens to average over", tokens), Fix: "pass at least one micro-batch with tokens"})
 	}
 	ws := make([]float64, len(tokens))
 	for i, n := range tokens {
@@ -55,7 +55,7 @@ func Weights(tokens []int, w Weighting) []float64 {
 		case MicroBatchMean:
 			ws[i] = 1 / float64(len(tokens))
 		default:
-			panic(fmt.Sprintf("accum: Weights: unknown weighting %v", w))
+			panic(&dl.ValueError{Op: "accum.Weights", Reason: fmt.Sprintf("unknown weighting %v", w), Fix: "use accum.TokenMean or accum.MicroBatchMean"})
 		}
 	}
 	return ws

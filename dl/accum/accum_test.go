@@ -1,6 +1,7 @@
 package accum_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -130,8 +131,9 @@ func TestWeights(t *testing.T) {
 		t.Errorf("Weights(3, 1, 0; token-mean) = %v", ws)
 	}
 	defer func() {
-		if msg, _ := recover().(string); msg != "accum: Weights([0 0]): no tokens to average over" {
-			t.Errorf("panic %q", msg)
+		err, _ := recover().(error)
+		if want := "dl: accum.Weights: invalid value: [0 0]: no tokens to average over; pass at least one micro-batch with tokens"; !errors.Is(err, dl.ErrValue) || err.Error() != want {
+			t.Errorf("panic %v; want a *dl.ValueError %q", err, want)
 		}
 	}()
 	accum.Weights([]int{0, 0}, accum.MicroBatchMean)

@@ -8,7 +8,9 @@ import (
 )
 
 // GradScalerConfig configures NewGradScaler; the zero value is
-// torch.amp.GradScaler's defaults.
+// torch.amp.GradScaler's defaults.  A field's 0 means its default without
+// hiding a choice: torch refuses 0 for every one of them (the factors and
+// the interval must be positive).
 type GradScalerConfig struct {
 	InitScale      float64 // initial scale S (torch init_scale); default 65536 = 2^16
 	GrowthFactor   float64 // S ← S·GrowthFactor after GrowthInterval clean steps (torch growth_factor); default 2
@@ -83,11 +85,16 @@ func NewGradScaler(params []*dl.Tensor, cfg GradScalerConfig) *GradScaler {
 			panic(&ConfigError{Field: c.field, Value: c.value, Want: c.want})
 		}
 	}
-	return &GradScaler{params: params, cfg: cfg, scale: cfg.InitScale}
+	return &GradScaler{params: params, cfg: cfg, scale: f32(cfg.InitScale)}
 }
 
-// ScaleFactor returns the current scale S (torch get_scale), or 1 when
-// disabled.
+// f32 rounds v to float32: torch keeps the scale in a float32 tensor, so
+// every value it takes is a float32 (backoff 0.3 from 243 gives
+// 72.900001525878906, not float64's 72.899999999999991).
+func f32(v float64) float64 { return float64(float32(v)) }
+
+// ScaleFactor returns the current scale S (torch get_scale), a float32
+// value as torch's, or 1 when disabled.
 func (s *GradScaler) ScaleFactor() float64 {
 	if s.cfg.Disabled {
 		return 1
@@ -168,10 +175,12 @@ func (s *GradScaler) Step(opt optim.Optimizer) bool {
 }
 
 // Update adjusts the scale for the next iteration, like torch
-// scaler.update(): ×BackoffFactor (and the growth tracker back to 0) if
-// this step's gradients overflowed, else ×GrowthFactor once
-// GrowthInterval clean steps in a row have passed (if the result is
-// finite).  It panics with a *StateError if neither Unscale nor Step ran
+// scaler.update() (its _amp_update_scale_ kernel): ×BackoffFactor (and the
+// growth tracker back to 0) if this step's gradients overflowed, else
+// ×GrowthFactor once GrowthInterval clean steps in a row have passed,
+// if the product rounded to float32 is finite (so the scale can reach
+// math.MaxFloat32).  Products are computed in float64 and rounded to
+// float32, as the kernel computes float·double and stores a float.  It panics with a *StateError if neither Unscale nor Step ran
 // since the last Update (there is nothing to decide from).
 func (s *GradScaler) Update() {
 	if s.cfg.Disabled {
@@ -182,10 +191,10 @@ func (s *GradScaler) Update() {
 			Fix: "call Step (or Unscale) before Update"})
 	}
 	if s.foundInf {
-		s.scale *= s.cfg.BackoffFactor
+		s.scale = f32(s.scale * s.cfg.BackoffFactor)
 		s.tracker = 0
 	} else if s.tracker++; s.tracker == s.cfg.GrowthInterval {
-		if grown := s.scale * s.cfg.GrowthFactor; !math.IsInf(grown, 0) && float32(grown) < math.MaxFloat32 {
+		if grown := f32(s.scale * s.cfg.GrowthFactor); !math.IsInf(grown, 0) {
 			s.scale = grown
 		}
 		s.tracker = 0

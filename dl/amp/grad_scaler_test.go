@@ -167,3 +167,38 @@ func TestGradScalerConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGradScalerFloat32Parity checks the figures against
+// torch.amp.GradScaler, whose scale is a float32 tensor updated by
+// _amp_update_scale_: growth stops only when the float32 product is
+// infinite (it reaches math.MaxFloat32), and a backoff of 0.3 from 243
+// gives float32(72.9) = 72.900001525878906, not 72.899999999999991.
+func TestGradScalerFloat32Parity(t *testing.T) {
+	p := dl.Ones(1).SetRequiresGrad(true)
+	opt := optim.NewSGD([]*dl.Tensor{p}, optim.SGDConfig{LR: 1e-30})
+	half := float64(math.MaxFloat32 / 2) // 1.7014117e38, a float32
+	s := amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{InitScale: half, GrowthFactor: 2, GrowthInterval: 1})
+	fakeStep(s, opt, p, 0)
+	if got := s.ScaleFactor(); got != math.MaxFloat32 {
+		t.Errorf("scale after growing from %v = %v; want %v (torch: 3.4028235e38)", half, got, float64(math.MaxFloat32))
+	}
+	fakeStep(s, opt, p, 0)
+	if got := s.ScaleFactor(); got != math.MaxFloat32 {
+		t.Errorf("scale after growing past float32's range = %v; want it kept at %v", got, float64(math.MaxFloat32))
+	}
+
+	s = amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{InitScale: 243, GrowthFactor: 3, BackoffFactor: 0.3, GrowthInterval: 1})
+	fakeStep(s, opt, p, math.Inf(1))
+	if got, want := s.ScaleFactor(), 72.900001525878906; got != want {
+		t.Errorf("scale after a backoff of 0.3 from 243 = %.17g; want %.17g (torch)", got, want)
+	}
+	backedOff := s.ScaleFactor()
+	fakeStep(s, opt, p, 0)
+	if got, want := s.ScaleFactor(), float64(float32(backedOff*3)); got != want || got != 218.70001220703125 {
+		t.Errorf("scale after growing by 3 = %.17g; want %.17g (float32 of the product)", got, want)
+	}
+	s = amp.NewGradScaler([]*dl.Tensor{p}, amp.GradScalerConfig{InitScale: 0.1})
+	if got := s.ScaleFactor(); got != float64(float32(0.1)) {
+		t.Errorf("InitScale 0.1 gives %.17g; want float32(0.1) = %.17g", got, float64(float32(0.1)))
+	}
+}

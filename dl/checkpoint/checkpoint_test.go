@@ -1,6 +1,7 @@
 package checkpoint_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -154,8 +155,9 @@ func TestCheckpointReplaysAutocast(t *testing.T) {
 
 func TestCheckpointSequentialSegmentsError(t *testing.T) {
 	defer func() {
-		if msg, _ := recover().(string); msg != "checkpoint: CheckpointSequential(2 modules, segments=3): segments must be in [1, 2]" {
-			t.Errorf("panic %q", msg)
+		err, _ := recover().(error)
+		if want := "dl: checkpoint.CheckpointSequential: invalid value: 3 segments for 2 modules; use 1 <= segments <= 2"; !errors.Is(err, dl.ErrValue) || err.Error() != want {
+			t.Errorf("panic %v; want a *dl.ValueError %q", err, want)
 		}
 	}()
 	checkpoint.CheckpointSequential([]nn.Module{nn.ReLU(), nn.ReLU()}, 3, dl.Ones(2))

@@ -35,8 +35,8 @@ func CheckpointModule(m nn.Module, x *dl.Tensor) *dl.Tensor {
 // Course: "Prácticas de eficiencia computacional" (gradient checkpointing).
 func CheckpointSequential(modules []nn.Module, segments int, x *dl.Tensor) *dl.Tensor {
 	if segments < 1 || segments > len(modules) {
-		panic(fmt.Sprintf("checkpoint: CheckpointSequential(%d modules, segments=%d): segments must be in [1, %d]",
-			len(modules), segments, len(modules)))
+		panic(&dl.ValueError{Op: "checkpoint.CheckpointSequential", Reason: fmt.Sprintf("%d segments for %d modules", segments, len(modules)),
+			Fix: fmt.Sprintf("use 1 <= segments <= %d", len(modules))})
 	}
 	size := len(modules) / segments
 	end := 0

@@ -62,7 +62,7 @@ func (d *TensorDataset) Len() int {
 // Get returns row i of every tensor (views, no copy).
 func (d *TensorDataset) Get(i int) []*dl.Tensor {
 	if i < 0 || i >= d.Len() {
-		panic(fmt.Sprintf("data: TensorDataset.Get(%d): index out of range [0, %d)", i, d.Len()))
+		panic(&dl.ShapeError{Op: "data.TensorDataset.Get", Reason: fmt.Sprintf("index %d out of range [0, %d)", i, d.Len()), Fix: "use an index below Len()"})
 	}
 	out := make([]*dl.Tensor, len(d.Tensors))
 	for k, t := range d.Tensors {

@@ -1,6 +1,10 @@
 package data
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dlbd/dlbd/dl"
+)
 
 // DistributedSampler gives rank Rank of NumReplicas its share of every
 // epoch, like torch.utils.data.distributed.DistributedSampler, so that the
@@ -18,9 +22,13 @@ import "fmt"
 // DataLoader passes it (loader.Epoch(e)), so every rank computes the same
 // permutation of epoch e and each epoch is shuffled differently. (In
 // PyTorch, forgetting set_epoch repeats the order of epoch 0 forever; here
-// the epoch cannot be forgotten.) Permutations come from Permutation, not
-// from torch.randperm, so the orders differ from PyTorch's while the rules
-// above are the same.
+// the epoch cannot be forgotten.)
+//
+// Comparing with PyTorch: permutations come from Permutation, not from
+// torch.randperm, so with Shuffle the orders differ from PyTorch's while
+// the rules above (sizes, padding, positions) are the same; a run compared
+// with PyTorch's step by step needs Shuffle off on both sides, or the
+// PyTorch order fed through a Sampler.
 //
 // Course: "Data Parallelism (DP)": «Los datos de entrenamiento se dividen
 // entre GPUs».
@@ -29,7 +37,7 @@ type DistributedSampler struct {
 	N           int    // dataset length (len(dataset))
 	NumReplicas int    // number of ranks (torch num_replicas); required, ≥ 1
 	Rank        int    // this rank, 0 ≤ Rank < NumReplicas (torch rank)
-	Shuffle     bool   // shuffle every epoch (torch shuffle, whose default is True); default false
+	Shuffle     bool   // shuffle every epoch (torch shuffle, whose default is True; dl's permutation, not torch.randperm's); default false
 	Seed        uint64 // seed of the shuffle; the same on every rank (torch seed); default 0
 	DropLast    bool   // cut the tail instead of padding with the head (torch drop_last); default false
 }
@@ -39,8 +47,8 @@ var _ Sampler = DistributedSampler{}
 // check panics unless the fields are consistent.
 func (s DistributedSampler) check() {
 	if s.NumReplicas < 1 || s.Rank < 0 || s.Rank >= s.NumReplicas || s.N < 0 {
-		panic(fmt.Sprintf("data: DistributedSampler{N: %d, NumReplicas: %d, Rank: %d}: want N ≥ 0, NumReplicas ≥ 1 and 0 ≤ Rank < NumReplicas "+
-			"(pass the world size and this rank, e.g. r.Size() and r.Rank() of a dist.Rank)", s.N, s.NumReplicas, s.Rank))
+		panic(&dl.ValueError{Op: "data.DistributedSampler", Reason: fmt.Sprintf("N %d, NumReplicas %d, Rank %d", s.N, s.NumReplicas, s.Rank),
+			Fix: "use N >= 0, NumReplicas >= 1 and 0 <= Rank < NumReplicas (pass the world size and this rank, e.g. r.Size() and r.Rank() of a dist.Rank)"})
 	}
 }
 

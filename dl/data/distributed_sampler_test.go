@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -79,9 +80,9 @@ func TestDistributedSamplerShuffle(t *testing.T) {
 
 func TestDistributedSamplerBadRank(t *testing.T) {
 	defer func() {
-		msg := fmt.Sprint(recover())
-		if !strings.Contains(msg, "data: DistributedSampler") || !strings.Contains(msg, "Rank: 4") {
-			t.Errorf("panic %q; want a message naming DistributedSampler and the rank", msg)
+		err, _ := recover().(error)
+		if !errors.Is(err, dl.ErrValue) || !strings.Contains(err.Error(), "data.DistributedSampler") || !strings.Contains(err.Error(), "Rank 4") {
+			t.Errorf("panic %v; want a *dl.ValueError naming DistributedSampler and the rank", err)
 		}
 	}()
 	DistributedSampler{N: 10, NumReplicas: 4, Rank: 4}.Indices(0)

@@ -10,6 +10,14 @@
 // seed + epoch for the same reason). [Permutation] is the shuffle they use,
 // with its algorithm fixed in this package.
 //
+// Comparing a run with PyTorch: the samplers follow PyTorch's rules (sizes,
+// padding, which rank takes which position), but their permutations come
+// from [Permutation], not from torch.randperm, so with Shuffle the same
+// seed gives another order than PyTorch's and the losses of the two runs
+// differ step by step (their statistics do not).  To compare step for
+// step, turn Shuffle off on both sides, or feed dl the order PyTorch
+// printed through a [Sampler] of your own.
+//
 // Synthetic tasks: spirals and Gaussian blobs (classification), noisy linear
 // regression, and a [Teacher] network whose students' test loss falls as a
 // power law in model size and data — the scaling-law experiment of the
@@ -23,14 +31,14 @@
 // drop_last) and takes any [Sampler], the seam for a distributed sampler.
 //
 // [Spirals], [Blobs], [Regression] and [Teacher.Sample] return Float32
-// tensors on CPU; class labels are indices stored as Float32, the form
-// dl.CrossEntropy takes. TestTeacherScaling trains small students to check
+// tensors on CPU; class labels are Int64 indices, as PyTorch's datasets
+// give them (dl.CrossEntropy takes them). TestTeacherScaling trains small students to check
 // that the teacher task's test loss falls with model size and with data.
 //
 // # Errors
 //
 // Misuse (a negative layer size, an input of the wrong length) panics with a
-// message naming the function and the fix.
+// *dl.ValueError or *dl.ShapeError naming the function and the fix.
 //
 // # Concepts
 //

@@ -9,6 +9,9 @@ import (
 
 // DataLoaderConfig configures a DataLoader; the zero value is torch's
 // DataLoader defaults: batches of 1, in order, keeping a short last batch.
+//
+// BatchSize 0 means the default, 1; torch refuses batch_size=0, so no
+// choice is lost.
 type DataLoaderConfig struct {
 	BatchSize int     // examples per batch (torch batch_size); default 1
 	Shuffle   bool    // a new permutation each epoch (torch shuffle); default false
@@ -26,11 +29,11 @@ type DataLoader struct {
 	sampler Sampler
 }
 
-// NewDataLoader returns a DataLoader over ds. It panics on a negative batch
-// size.
+// NewDataLoader returns a DataLoader over ds. It panics with a
+// *dl.ValueError on a negative batch size.
 func NewDataLoader(ds Dataset, cfg DataLoaderConfig) *DataLoader {
 	if cfg.BatchSize < 0 {
-		panic(fmt.Sprintf("data: NewDataLoader: BatchSize %d must be positive", cfg.BatchSize))
+		panic(&dl.ValueError{Op: "data.NewDataLoader", Reason: fmt.Sprintf("BatchSize %d", cfg.BatchSize), Fix: "use a positive BatchSize (0: the default, 1)"})
 	}
 	cfg.BatchSize = or(cfg.BatchSize, 1)
 	s := cfg.Sampler
@@ -57,10 +60,14 @@ func (l *DataLoader) Len() int {
 // per dataset field (e.g. {x, y}), with the batch along the first axis:
 //
 //	for batch := range loader.Epoch(e) { x, y := batch[0], batch[1] }
+//
+// It checks the context of dl.SetCancel before each batch (and each
+// example it fetches), panicking with a *dl.CanceledError when it is done.
 func (l *DataLoader) Epoch(e int) iter.Seq[[]*dl.Tensor] {
 	return func(yield func([]*dl.Tensor) bool) {
 		idx := l.sampler.Indices(e)
 		for start := 0; start < len(idx); start += l.cfg.BatchSize {
+			dl.CheckCancel("DataLoader.Epoch") // dl.SetCancel: stop between batches
 			end := min(start+l.cfg.BatchSize, len(idx))
 			if l.cfg.DropLast && end-start < l.cfg.BatchSize {
 				return
@@ -80,6 +87,7 @@ func (l *DataLoader) batch(idx []int) []*dl.Tensor {
 	}
 	var fields [][]*dl.Tensor
 	for _, i := range idx {
+		dl.CheckCancel("DataLoader.Epoch")
 		ex := l.ds.Get(i)
 		if fields == nil {
 			fields = make([][]*dl.Tensor, len(ex))

@@ -35,20 +35,22 @@ func spirals(c SpiralsConfig) (x []float32, y []int) {
 
 // BlobsConfig configures Blobs; the zero value is sklearn's make_blobs
 // defaults for 3 centres: 2-D, unit standard deviation, centres drawn
-// uniformly in [−10, 10]ᵈ.
+// uniformly in [−10, 10]ᵈ.  Std and Box are pointers because 0 is a
+// meaningful value there (points on their centres, centres at the origin):
+// nil means the default, new(0.0) zero.
 type BlobsConfig struct {
-	Classes  int     // number of blobs (classes); default 3
-	PerClass int     // points per blob; default 100
-	Dim      int     // dimension; default 2
-	Std      float64 // standard deviation of each blob; default 1
-	Box      float64 // centres lie in [−Box, Box]ᵈ; default 10
-	Seed     uint64  // seed; default 0
+	Classes  int      // number of blobs (classes); default 3
+	PerClass int      // points per blob; default 100
+	Dim      int      // dimension; default 2
+	Std      *float64 // standard deviation of each blob (sklearn cluster_std); nil: 1
+	Box      *float64 // centres lie in [−Box, Box]ᵈ (sklearn center_box); nil: 10
+	Seed     uint64   // seed; default 0
 }
 
 // blobs returns Gaussian blobs (row-major, n×Dim) and their labels.
 func blobs(c BlobsConfig) (x []float32, y []int) {
 	k, per, d := or(c.Classes, 3), or(c.PerClass, 100), or(c.Dim, 2)
-	std, box := orF(c.Std, 1), orF(c.Box, 10)
+	std, box := valueOr(c.Std, 1), valueOr(c.Box, 10)
 	r := newRNG(c.Seed, streamData)
 	centers := make([]float64, k*d)
 	for i := range centers {
@@ -105,9 +107,10 @@ func or(v, def int) int {
 	return v
 }
 
-func orF(v, def float64) float64 {
-	if v == 0 {
+// valueOr returns *p, or def if p is nil.
+func valueOr(p *float64, def float64) float64 {
+	if p == nil {
 		return def
 	}
-	return v
+	return *p
 }

@@ -28,7 +28,7 @@ func TestSpirals(t *testing.T) {
 }
 
 func TestBlobs(t *testing.T) {
-	x, y := blobs(BlobsConfig{Classes: 2, PerClass: 4000, Dim: 3, Std: 0.5, Seed: 3})
+	x, y := blobs(BlobsConfig{Classes: 2, PerClass: 4000, Dim: 3, Std: new(0.5), Seed: 3})
 	for cls := range 2 {
 		var mean, sq [3]float64
 		for i := range y {
@@ -80,7 +80,7 @@ func TestRegression(t *testing.T) {
 
 func TestTeacher(t *testing.T) {
 	tc := NewTeacher(TeacherConfig{Seed: 5})
-	if c := tc.Config(); c.InputDim != 4 || c.Outputs != 1 || c.Gain != 2 || len(c.Hidden) != 2 {
+	if c := tc.Config(); c.InputDim != 4 || c.Outputs != 1 || c.Gain == nil || *c.Gain != 2 || len(c.Hidden) != 2 {
 		t.Errorf("defaults = %+v", c)
 	}
 	if n := tc.NumParams(); n != 4*64+64+64*64+64+64+1 {

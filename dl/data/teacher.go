@@ -4,18 +4,20 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // TeacherConfig configures a teacher network; the zero value is the
 // defaults below, chosen so that small students (a few hundred to a few
 // thousand parameters, trained in seconds) show clean power laws.
 type TeacherConfig struct {
-	InputDim int     // input dimension d; default 4 (the exponent shrinks as d grows, about 4/d)
-	Hidden   []int   // hidden widths; default {64, 64}
-	Outputs  int     // outputs; default 1
-	Gain     float64 // weights ~ N(0, Gain²/fan_in); default 2 (a wiggly, hard-to-fit function)
-	Noise    float64 // standard deviation of Gaussian noise added to targets (the loss floor is Noise²); default 0
-	Seed     uint64  // seed of the teacher's weights; default 0
+	InputDim int      // input dimension d; default 4 (the exponent shrinks as d grows, about 4/d)
+	Hidden   []int    // hidden widths; default {64, 64}
+	Outputs  int      // outputs; default 1
+	Gain     *float64 // weights ~ N(0, Gain²/fan_in); nil: 2 (a wiggly, hard-to-fit function); new(0.0): biases only
+	Noise    float64  // standard deviation of Gaussian noise added to targets (the loss floor is Noise²); default 0
+	Seed     uint64   // seed of the teacher's weights; default 0
 }
 
 // Teacher is a fixed random MLP (tanh hidden layers, linear output) that
@@ -38,14 +40,16 @@ type Teacher struct {
 // NewTeacher draws a teacher's weights from cfg.Seed. It panics on a
 // negative size.
 func NewTeacher(cfg TeacherConfig) *Teacher {
-	cfg.InputDim, cfg.Outputs, cfg.Gain = or(cfg.InputDim, 4), or(cfg.Outputs, 1), orF(cfg.Gain, 2)
+	cfg.InputDim, cfg.Outputs = or(cfg.InputDim, 4), or(cfg.Outputs, 1)
+	gain := valueOr(cfg.Gain, 2)
+	cfg.Gain = &gain
 	if cfg.Hidden == nil {
 		cfg.Hidden = []int{64, 64}
 	}
 	dims := append(append([]int{cfg.InputDim}, cfg.Hidden...), cfg.Outputs)
 	for _, d := range dims {
 		if d <= 0 {
-			panic(fmt.Sprintf("data: NewTeacher: layer sizes %v must be positive", dims))
+			panic(&dl.ValueError{Op: "data.NewTeacher", Reason: fmt.Sprintf("layer sizes %v", dims), Fix: "use positive InputDim, Hidden and Outputs"})
 		}
 	}
 	t := &Teacher{cfg: cfg, dims: dims}
@@ -54,7 +58,7 @@ func NewTeacher(cfg TeacherConfig) *Teacher {
 		in, out := dims[l], dims[l+1]
 		w, b := make([]float64, in*out), make([]float64, out)
 		for i := range w {
-			w[i] = r.normal() * cfg.Gain / math.Sqrt(float64(in))
+			w[i] = r.normal() * gain / math.Sqrt(float64(in))
 		}
 		for i := range b {
 			b[i] = 0.5 * r.normal()
@@ -84,7 +88,7 @@ func (t *Teacher) NumParams() int {
 // InputDim. It panics on another length.
 func (t *Teacher) Eval(x []float64) []float64 {
 	if len(x) != t.dims[0] {
-		panic(fmt.Sprintf("data: Teacher.Eval: input has %d values; want InputDim = %d", len(x), t.dims[0]))
+		panic(&dl.ShapeError{Op: "data.Teacher.Eval", Reason: fmt.Sprintf("input has %d values; want InputDim = %d", len(x), t.dims[0]), Fix: "pass InputDim values"})
 	}
 	h := x
 	for l := range t.w {

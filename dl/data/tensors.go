@@ -2,25 +2,25 @@ package data
 
 import "github.com/dlbd/dlbd/dl"
 
-// labels returns class indices as a Float32 tensor [n], the form
-// dl.CrossEntropy takes.
+// labels returns class indices as an Int64 tensor [n], as PyTorch's
+// datasets give them (dl.CrossEntropy takes them).
 func labels(y []int) *dl.Tensor {
-	f := make([]float32, len(y))
+	f := make([]int64, len(y))
 	for i, v := range y {
-		f[i] = float32(v)
+		f[i] = int64(v)
 	}
 	return dl.FromSlice(f, len(f))
 }
 
 // Spirals returns the spiral classification task (see SpiralsConfig): x is
-// Float32 [n, 2] on CPU, y the class indices as Float32 [n].
+// Float32 [n, 2] on CPU, y the class indices as Int64 [n].
 func Spirals(cfg SpiralsConfig) (x, y *dl.Tensor) {
 	xs, ys := spirals(cfg)
 	return dl.FromSlice(xs, len(ys), 2), labels(ys)
 }
 
 // Blobs returns Gaussian blobs (see BlobsConfig): x is Float32 [n, Dim],
-// y the class indices as Float32 [n].
+// y the class indices as Int64 [n].
 func Blobs(cfg BlobsConfig) (x, y *dl.Tensor) {
 	xs, ys := blobs(cfg)
 	return dl.FromSlice(xs, len(ys), len(xs)/max(1, len(ys))), labels(ys)

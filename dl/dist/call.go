@@ -90,6 +90,14 @@ func (r *Rank) begin(d desc) (*call, error) {
 	if w.isAborted() {
 		return nil, opError(d.kind, r.rank, w.abortErr())
 	}
+	if be := r.g.be; be != nil {
+		seq, err := be.check(r, d)
+		if err != nil {
+			w.abort(err)
+			return nil, opError(d.kind, r.rank, err)
+		}
+		return &call{r: r, d: d, seq: seq}, nil
+	}
 	seq, err := r.g.calls.enter(r.g, r.rank, d)
 	if err != nil {
 		w.abort(err)

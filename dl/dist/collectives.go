@@ -36,6 +36,9 @@ func allReduce[T Float](r *Rank, buf []T, op Op) error {
 	if err != nil {
 		return err
 	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.allReduce(c, bufOf(buf), op) })
+	}
 	switch r.g.AllReduceAlgorithm() {
 	case Ring:
 		err = ringAllReduce(c, buf, op)
@@ -68,6 +71,9 @@ func broadcast[T Float](r *Rank, buf []T, root int) error {
 	if err != nil {
 		return err
 	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.broadcast(c, bufOf(buf), root) })
+	}
 	if err := treeBroadcastFrom(c, buf, root); err != nil {
 		return c.fail(err)
 	}
@@ -95,6 +101,9 @@ func reduceTo[T Float](r *Rank, buf []T, root int, op Op) error {
 	c, err := r.begin(desc{kind: name, dtype: dtypeName[T](), count: len(buf), op: op, root: root})
 	if err != nil {
 		return err
+	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.reduce(c, bufOf(buf), root, op) })
 	}
 	if err := treeReduceTo(c, buf, root, op); err != nil {
 		return c.fail(err)
@@ -128,6 +137,9 @@ func reduceScatter[T Float](r *Rank, out, in []T, op Op) error {
 	if err != nil {
 		return err
 	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.reduceScatter(c, bufOf(out), bufOf(in), op) })
+	}
 	if err := ringReduceScatterOut(c, out, in, op); err != nil {
 		return c.fail(err)
 	}
@@ -155,6 +167,9 @@ func allGather[T Float](r *Rank, out, in []T) error {
 	c, err := r.begin(desc{kind: name, dtype: dtypeName[T](), count: len(in)})
 	if err != nil {
 		return err
+	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.allGather(c, bufOf(out), bufOf(in)) })
 	}
 	if err := ringAllGatherOut(c, out, in); err != nil {
 		return c.fail(err)

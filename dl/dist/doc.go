@@ -1,7 +1,8 @@
-// Package dist runs N ranks inside one process, the way torchrun runs N
-// processes on a machine, and executes the collectives of distributed
-// training between them for real: all-reduce, reduce-scatter, all-gather,
-// broadcast, reduce, send/recv and barrier.
+// Package dist runs the ranks of distributed training, as goroutines of
+// one process (the way torchrun runs N processes on a machine) or as
+// processes joined by MPI or NCCL, and executes the collectives between
+// them for real: all-reduce, reduce-scatter, all-gather, broadcast,
+// reduce, send/recv and barrier.
 //
 // # Overview
 //
@@ -27,6 +28,25 @@
 // (Group.Records, Group.LinkTraffic). Package dl/dist/cost turns records
 // and sizes into times on real interconnects.
 //
+// Backends. The same Group and Rank, with the same collectives and
+// errors, run on three backends (Config.Backend, like the backend of
+// torch.distributed.init_process_group): InProcess, the goroutine ranks
+// above (the default, and what notebooks use); MPI, one rank per process
+// started by mpirun or `dlbd run --backend mpi`, calling Open MPI's
+// collectives (libmpi loaded at run time without cgo, dl/dist/internal/mpi);
+// NCCL, one rank per process and GPU started by `dlbd run --backend nccl`,
+// calling NCCL through dl.NCCLComm. A program joins its job with
+// Init(Config{}), which reads the launcher's environment (RANK, WORLD_SIZE,
+// or mpirun's OMPI_COMM_WORLD_*), and runs its training function with
+// g.Run: the function is the one the notebook runs in-process, and
+// dl/parallel's DDP, ZeRO/FSDP, TP, PP and 3D run unchanged. On the process
+// backends a check before every collective (check.go) gives the in-process
+// errors: a *MismatchError for mismatched calls, a *TimeoutError naming the
+// ranks that did not arrive; a failed rank ends the whole job (MPI_Abort,
+// or the launcher's abort), and dl/dist/launch names it. In-process ranks
+// bound to CUDA devices (Config.Devices) run their tensor collectives
+// through dl.NCCLComm, GPU to GPU.
+//
 // Read the algorithms in this order (naive first):
 //
 //   - ring.go: the ring all-reduce every course draws: reduce-scatter then
@@ -47,7 +67,11 @@
 // it). If every running rank waits in a dist call that nothing can complete
 // (two ranks that Recv from each other, a rank that returned without joining
 // a collective), Run's watchdog aborts with ErrDeadlock and says what each
-// rank waits for; Config.Timeout bounds any single wait (ErrTimeout).
+// rank waits for. Config.Timeout (DefaultTimeout, 60 s, unless set) bounds
+// any single wait: a rank that hangs outside dist (an endless loop, a
+// blocked channel) aborts the group with a *TimeoutError (ErrTimeout) that
+// names it, the rank that did not arrive, and Run returns without waiting
+// for its goroutine.
 // After an abort the group stays aborted; buffers of interrupted
 // collectives have undefined contents. Wrong arguments of one call (a root
 // out of range, len(in) ≠ n·len(out)) return an error without aborting.
@@ -79,8 +103,8 @@
 // or Tree (to step through them, or to record their transfers). The other
 // collectives have one algorithm each: ring for ReduceScatter and
 // AllGather, binomial tree for Broadcast and Reduce, dissemination for
-// Barrier. (When ranks sit on GPUs that do not share memory, the ring is
-// the right default; dl/internal/cuda is where that would come from.)
+// Barrier. (Ranks on GPUs, which do not share memory, use NCCL's own
+// algorithms, ring and tree, through dl.NCCLComm.)
 //
 // Speed. In one process the floor of an all-reduce of n buffers of S
 // bytes is t_min = 2·n·S/B, with B the machine's in-place read-modify-write

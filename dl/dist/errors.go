@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ErrAborted is wrapped by every error a rank gets because the group was
@@ -19,8 +20,49 @@ var ErrAborted = errors.New("dist: group aborted")
 var ErrDeadlock = errors.New("dist: deadlock")
 
 // ErrTimeout is the cause of an abort when one wait lasted longer than
-// Config.Timeout.
+// Config.Timeout; the cause is a *TimeoutError, which wraps it.
 var ErrTimeout = errors.New("dist: timeout")
+
+// TimeoutError is the cause of an abort when a rank waited in a dist call
+// longer than Config.Timeout. Missing names the ranks the wait was for:
+// those that never entered the call (they compute, or hang, outside dist),
+// or, when every rank entered it, the peer the rank waited on.
+type TimeoutError struct {
+	Group   string        // the group of the call
+	Call    string        // e.g. "all-reduce #3"
+	Missing []int         // world ranks that did not arrive
+	Waiting []int         // world ranks that waited for them
+	Waited  time.Duration // the timeout
+}
+
+// Error names the missing ranks first: they are the ones to look at.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("dist: timeout: %s did not arrive at %s of %s within %v (Config.Timeout); %s waited for %s: "+
+		"it is busy or stuck outside dist, or died", plural("rank", e.Missing), e.Call, e.Group, e.Waited,
+		plural("rank", e.Waiting), pronoun(e.Missing))
+}
+
+// Unwrap returns ErrTimeout.
+func (e *TimeoutError) Unwrap() error { return ErrTimeout }
+
+// plural formats "rank 2" or "ranks 0, 1, 3".
+func plural(word string, xs []int) string {
+	if len(xs) == 1 {
+		return fmt.Sprintf("%s %d", word, xs[0])
+	}
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return word + "s " + strings.Join(s, ", ")
+}
+
+func pronoun(xs []int) string {
+	if len(xs) == 1 {
+		return "it"
+	}
+	return "them"
+}
 
 // RankError is how Run reports the rank that failed first: it returned an
 // error or panicked.

@@ -135,3 +135,29 @@ func ExampleRank_AllReduce() {
 	fmt.Println(out)
 	// Output: [sim:0 [1.5 1.5] sim:1 [1.5 1.5] sim:2 [1.5 1.5] sim:3 [1.5 1.5]]
 }
+
+// Init joins the job the process was started in. Without a launcher
+// (no DLBD_DIST_BACKEND, no mpirun) it makes an in-process world; started
+// by `dlbd run --backend mpi` or mpirun, the same code runs this
+// process's rank of an MPI job.
+func ExampleInit() {
+	g, err := dist.Init(dist.Config{WorldSize: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer g.Close()
+	err = g.Run(func(r *dist.Rank) error {
+		buf := []float64{float64(r.Rank() + 1)}
+		if err := dist.AllReduce(r, buf, dist.Sum); err != nil {
+			return err
+		}
+		if r.Rank() == 0 {
+			fmt.Println(g.Backend(), r.Size(), buf[0])
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// inprocess 2 3
+	// <nil>
+}

@@ -3,6 +3,7 @@ package dist
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -183,8 +184,67 @@ func TestTimeout(t *testing.T) {
 		}
 		return r.Barrier()
 	})
-	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "rank 0 waited 50ms") {
-		t.Fatalf("Run = %v; want ErrTimeout for rank 0", err)
+	var te *TimeoutError
+	if !errors.Is(err, ErrTimeout) || !errors.As(err, &te) || !slices.Equal(te.Missing, []int{1}) ||
+		!strings.Contains(err.Error(), "rank 1 did not arrive at barrier #0 of world within 50ms") {
+		t.Fatalf("Run = %v; want a *TimeoutError naming rank 1, the one that did not arrive", err)
+	}
+}
+
+// TestHungRankNamed: a rank that hangs outside dist (blocked on a channel
+// nobody closes) is named by the timeout, and Run returns while it is still
+// stuck (issue 18). Before, Run waited for the stuck goroutine forever and
+// the error named a waiting rank.
+func TestHungRankNamed(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck) // lets the hung rank's goroutine end for goleak
+	start := time.Now()
+	_, err := runWith(t, Config{WorldSize: 4, Timeout: 200 * time.Millisecond}, func(r *Rank) error {
+		if r.Rank() == 2 {
+			<-stuck
+		}
+		return AllReduce(r, make([]float32, 8), Sum)
+	})
+	var te *TimeoutError
+	if !errors.As(err, &te) || !slices.Equal(te.Missing, []int{2}) || !slices.Equal(te.Waiting, []int{0, 1, 3}) {
+		t.Fatalf("Run = %v; want a *TimeoutError with Missing [2], Waiting [0 1 3]", err)
+	}
+	if want := "rank 2 did not arrive at all-reduce #0 of world within 200ms"; !strings.Contains(err.Error(), want) {
+		t.Errorf("Run error = %q; want it to contain %q", err, want)
+	}
+	if d := time.Since(start); d > 200*time.Millisecond+abortGrace+2*time.Second {
+		t.Errorf("Run returned after %v; want about Timeout + abortGrace", d)
+	}
+}
+
+// TestTimeoutP2PNamesPeer: a Recv whose sender never sends names the sender.
+func TestTimeoutP2PNamesPeer(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck)
+	_, err := runWith(t, Config{WorldSize: 2, Timeout: 100 * time.Millisecond}, func(r *Rank) error {
+		if r.Rank() == 0 {
+			<-stuck
+			return nil
+		}
+		return Recv(r, make([]float64, 3), 0)
+	})
+	var te *TimeoutError
+	if !errors.As(err, &te) || !slices.Equal(te.Missing, []int{0}) || !strings.Contains(err.Error(), "rank 0 did not arrive at recv") {
+		t.Fatalf("Run = %v; want a *TimeoutError naming rank 0", err)
+	}
+}
+
+func TestDefaultTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		set, want time.Duration
+	}{{0, DefaultTimeout}, {-1, 0}, {time.Second, time.Second}} {
+		g, err := New(Config{WorldSize: 2, Timeout: tc.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.w.timeout != tc.want {
+			t.Errorf("New(Config{Timeout: %v}) waits %v; want %v", tc.set, g.w.timeout, tc.want)
+		}
 	}
 }
 

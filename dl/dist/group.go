@@ -11,12 +11,19 @@ import (
 // Config describes a local group. The zero value of every field but
 // WorldSize is the default.
 type Config struct {
-	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1.
+	// Backend is how ranks talk (torch's init_process_group backend):
+	// InProcess ("", the default) for goroutine ranks in this process; MPI
+	// or NCCL to join the job this process was launched in, one rank per
+	// process (see Init, which also reads the environment).
+	Backend Backend
+	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1
+	// in-process; 0 (the job's size) or that size on MPI and NCCL.
 	WorldSize int
 	// Devices binds world rank i to Devices[i] (Rank.Device). nil means
-	// dl.Sim(i) for every rank, one simulated accelerator each; otherwise
-	// it needs WorldSize entries, on host devices (CPU or Sim: the ranks
-	// share host memory).
+	// dl.Sim(i) for every rank, one simulated accelerator each (on NCCL:
+	// dl.CUDA(LOCAL_RANK)); otherwise it needs WorldSize entries. In-process
+	// ranks on CUDA devices run their tensor collectives with NCCL
+	// (dl.NCCLComm).
 	Devices []dl.Device
 	// AllReduce is the all-reduce algorithm (like NCCL_ALGO). Auto (the
 	// zero value) picks SharedMemory: see the package documentation.
@@ -27,9 +34,29 @@ type Config struct {
 	KeepRecords int
 	// Timeout aborts the group when one rank waits longer than this inside
 	// one dist call (like the timeout of torch.distributed.
-	// init_process_group). 0 means no timeout; deadlocks are detected
-	// anyway.
+	// init_process_group); the error (a *TimeoutError) names the ranks that
+	// did not arrive. 0 means DefaultTimeout; a negative value means no
+	// timeout. Deadlocks (every rank waiting) are detected anyway.
 	Timeout time.Duration
+}
+
+// DefaultTimeout is how long a rank waits inside one dist call, for a
+// rank that does not arrive, before the group is aborted (Config.Timeout
+// 0). A notebook cell whose rank hangs fails after it, naming that rank,
+// instead of running forever; long enough for a rank to evaluate or save
+// while the others wait at a barrier. torch.distributed's default is 10
+// minutes (NCCL) or 30 (Gloo), sized for clusters, not cells.
+const DefaultTimeout = 60 * time.Second
+
+// timeout resolves Config.Timeout: 0 → DefaultTimeout, negative → none (0).
+func (c Config) timeout() time.Duration {
+	switch {
+	case c.Timeout == 0:
+		return DefaultTimeout
+	case c.Timeout < 0:
+		return 0
+	}
+	return c.Timeout
 }
 
 // Group is a set of ranks that run collectives together: the world made by
@@ -51,11 +78,25 @@ type Group struct {
 	isWorld bool
 	runMu   sync.Mutex // held by Run
 	split   splitTable
+
+	be    backend   // nil in-process; MPI or NCCL otherwise
+	local *Rank     // this process's rank on a process backend
+	dev   dl.Device // this process's device on a process backend
+	gpu   *gpuComm  // NCCL for CUDA tensors; nil without CUDA ranks
 }
 
 // New creates a local group of cfg.WorldSize ranks (goroutines of this
 // process, started by Group.Run).
 func New(cfg Config) (*Group, error) {
+	switch cfg.Backend {
+	case MPI:
+		return newMPIWorld(cfg)
+	case NCCL:
+		return newNCCLWorld(cfg)
+	case "", InProcess:
+	default:
+		return nil, fmt.Errorf("dist: New with unknown Backend %q (want inprocess, mpi or nccl)", cfg.Backend)
+	}
 	if cfg.WorldSize < 1 {
 		return nil, fmt.Errorf("dist: New with WorldSize %d: need at least 1 rank", cfg.WorldSize)
 	}
@@ -66,22 +107,17 @@ func New(cfg Config) (*Group, error) {
 		if len(cfg.Devices) != cfg.WorldSize {
 			return nil, fmt.Errorf("dist: New with %d Devices for WorldSize %d: give one device per rank, or nil for dl.Sim(i)", len(cfg.Devices), cfg.WorldSize)
 		}
-		for i, d := range cfg.Devices {
-			if !d.IsHost() {
-				return nil, fmt.Errorf("dist: New with Devices[%d] = %v: local groups run on host devices (CPU, Sim); CUDA ranks are not supported yet", i, d)
-			}
-		}
 		cfg.Devices = append([]dl.Device(nil), cfg.Devices...)
 	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("dist: New with negative Timeout %v", cfg.Timeout)
-	}
-	w := newWorld(cfg.WorldSize, cfg.Timeout)
+	w := newWorld(cfg.WorldSize, cfg.timeout())
 	members := make([]int, cfg.WorldSize)
 	for i := range members {
 		members[i] = i
 	}
 	g := newGroup(w, "world", members, cfg, nil)
+	if err := g.initGPU(); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -146,10 +182,15 @@ func (g *Group) Err() error {
 // Abort aborts the group (and every group of its world) with cause: every
 // rank waiting in a dist call returns an error wrapping ErrAborted and
 // cause, and so does every later call. The first cause wins. Run calls it
-// when a rank fails; call it to cancel a run from outside.
+// when a rank fails; call it to cancel a run from outside. In a process
+// world (MPI, NCCL) it ends the whole job, this process included
+// (MPI_Abort, or the launcher's abort).
 func (g *Group) Abort(cause error) {
 	if cause == nil {
 		cause = fmt.Errorf("dist: aborted by the caller")
 	}
 	g.w.abort(cause)
+	if g.be != nil {
+		g.be.abort(g.w.cause)
+	}
 }

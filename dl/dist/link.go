@@ -144,5 +144,5 @@ func waitSend[V any](r *Rank, ch chan<- V, v V, what waitInfo) error {
 
 // waitOn describes a wait of r on group rank peer (-1: on all ranks).
 func (r *Rank) waitOn(op string, seq int64, dir string, peer int) waitInfo {
-	return waitInfo{op: op, group: r.g.name, seq: seq, dir: dir, peer: peer}
+	return waitInfo{op: op, g: r.g, group: r.g.name, seq: seq, dir: dir, peer: peer}
 }

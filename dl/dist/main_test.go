@@ -2,6 +2,7 @@ package dist
 
 import (
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -9,8 +10,18 @@ import (
 )
 
 // TestMain fails the package's tests if any goroutine is left running:
-// every rank, async queue and watchdog must have exited.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// every rank, async queue and watchdog must have exited. Started by
+// mpirun with DLBD_MPI_HELPER set, the test binary is instead one rank of
+// an MPI job (mpi_test.go).
+func TestMain(m *testing.M) {
+	if h := os.Getenv(mpiHelperEnv); h != "" {
+		os.Exit(mpiHelper(h))
+	}
+	if os.Getenv("DLBD_NCCL_HELPER") != "" {
+		os.Exit(ncclHelper())
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // runWith runs fn on a new group of n ranks with cfg and fails the test if
 // Run does not return within a generous bound (a deadlock the watchdog

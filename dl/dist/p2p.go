@@ -26,6 +26,9 @@ func Send[T Float](r *Rank, buf []T, dst int) error {
 	if r.g.w.isAborted() {
 		return opError(name, r.rank, r.g.w.abortErr())
 	}
+	if be := r.g.be; be != nil {
+		return r.p2pErr(name, be.send(r, bufOf(buf), dst))
+	}
 	m := viewOf(append([]T(nil), buf...))
 	m.seq = -1
 	l := r.g.links.get(r.rank, dst)
@@ -53,6 +56,9 @@ func Recv[T Float](r *Rank, buf []T, src int) error {
 	}
 	if r.g.w.isAborted() {
 		return opError(name, r.rank, r.g.w.abortErr())
+	}
+	if be := r.g.be; be != nil {
+		return r.p2pErr(name, be.recv(r, bufOf(buf), src))
 	}
 	l := r.g.links.get(src, r.rank)
 	m, err := waitRecv(r, l.p2p, r.waitOn(name, -1, "recv from", src))
@@ -85,6 +91,9 @@ func (r *Rank) barrier() error {
 	if err != nil {
 		return err
 	}
+	if r.g.be != nil {
+		return c.viaBackend(func(be backend) error { return be.barrier(c) })
+	}
 	n := r.Size()
 	for k, d := 0, 1; d < n; k, d = k+1, d<<1 {
 		if err := send(c, mod(r.rank+d, n), []float32(nil), Transfer{Step: k, Chunk: -1, Phase: "barrier"}); err != nil {
@@ -99,4 +108,14 @@ func (r *Rank) barrier() error {
 		return c.fail(err)
 	}
 	return nil
+}
+
+// p2pErr aborts the world on a point-to-point error of a process backend
+// (a size mismatch, a timeout: the programs disagree) and names the call.
+func (r *Rank) p2pErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	r.g.w.abort(err)
+	return opError(op, r.rank, err)
 }

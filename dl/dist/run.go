@@ -12,6 +12,11 @@ import (
 // timeouts; a deadlock is reported after three quiet checks.
 const watchdogInterval = 100 * time.Millisecond
 
+// abortGrace is how long Run waits, after the group was aborted, for ranks
+// that are not inside a dist call (they learn of the abort only at their
+// next one) before it returns without them.
+const abortGrace = time.Second
+
 // Run starts n ranks of a new local group, like torchrun
 // --nproc_per_node=n: each is a goroutine that calls fn with its *Rank. It
 // returns when every rank has returned; see Group.Run for errors.
@@ -34,6 +39,13 @@ func Run(n int, fn func(r *Rank) error) error {
 // for another reason (a collective mismatch, a deadlock, Config.Timeout,
 // Group.Abort) Run returns an error wrapping ErrAborted and that cause.
 //
+// After an abort Run waits at most abortGrace (1 s) for the ranks that are
+// busy outside dist: a rank that hangs (an endless loop, a blocked channel)
+// cannot be stopped from outside in Go, so Run returns without it, and its
+// goroutine ends at its next dist call, which returns the abort. With the
+// default Config.Timeout, a hung rank thus makes Run return after about
+// DefaultTimeout with a *TimeoutError naming it.
+//
 // Run can be called again on a group that did not fail; it is an error to
 // call it on a sub-group or while it is running.
 func (g *Group) Run(fn func(r *Rank) error) error {
@@ -46,6 +58,9 @@ func (g *Group) Run(fn func(r *Rank) error) error {
 	defer g.runMu.Unlock()
 	if err := g.Err(); err != nil {
 		return err
+	}
+	if g.be != nil {
+		return g.runProcess(fn)
 	}
 	w := g.w
 	w.finished.Store(0)
@@ -68,7 +83,16 @@ func (g *Group) Run(fn func(r *Rank) error) error {
 			w.events.Add(1)
 		}()
 	}
-	ranks.Wait()
+	all := make(chan struct{})
+	go func() { ranks.Wait(); close(all) }() // exits when the last rank does
+	select {
+	case <-all:
+	case <-w.aborted:
+		select {
+		case <-all:
+		case <-time.After(abortGrace):
+		}
+	}
 	close(stop)
 	wg.Wait()
 	if !w.isAborted() {

@@ -44,6 +44,23 @@ func (r *Rank) split(color, key int, prefix string) (*Rank, error) {
 		return nil, err
 	}
 	g, n := r.g, r.Size()
+	if g.be != nil {
+		be, members, err := g.be.split(c, color, key)
+		if err != nil {
+			return nil, c.fail(err)
+		}
+		if be == nil {
+			return nil, nil // a negative color joins no group
+		}
+		if prefix == "" {
+			prefix = fmt.Sprintf("%s/split%d", g.name, c.seq)
+		}
+		names := make([]string, len(members))
+		for i, m := range members {
+			names[i] = fmt.Sprint(m)
+		}
+		return r.processSub(prefix+"{"+strings.Join(names, ",")+"}", members, be), nil
+	}
 	t := &g.split
 	t.mu.Lock()
 	if t.rounds == nil {
@@ -84,7 +101,7 @@ func (g *Group) buildSplit(colors, keys []int, prefix string) []*Rank {
 	}
 	out := make([]*Rank, len(colors))
 	for _, qs := range byColor {
-		slices.SortStableFunc(qs, func(a, b int) int { return keys[a] - keys[b] })
+		sortByKey(qs, keys)
 		members := make([]int, len(qs))
 		names := make([]string, len(qs))
 		for i, q := range qs {
@@ -96,6 +113,11 @@ func (g *Group) buildSplit(colors, keys []int, prefix string) []*Rank {
 			worldRanks[m] = g.ranks[q]
 		}
 		sub := newGroup(g.w, prefix+"{"+strings.Join(names, ",")+"}", members, g.cfg, worldRanks)
+		if g.gpu != nil {
+			if err := sub.initGPU(); err != nil {
+				g.w.abort(err)
+			}
+		}
 		for i, q := range qs {
 			out[q] = sub.ranks[i]
 		}
@@ -115,4 +137,21 @@ func (r *Rank) NewSubgroups(size int) (*Rank, error) {
 		return nil, err
 	}
 	return r.split(r.rank/size, r.rank, fmt.Sprintf("%s/sub%d", r.g.name, size))
+}
+
+// sortByKey orders group ranks by key, ties by rank (MPI_Comm_split).
+func sortByKey(qs, keys []int) {
+	slices.SortStableFunc(qs, func(a, b int) int { return keys[a] - keys[b] })
+}
+
+// splitOrder returns the group ranks of color, in the order of Split.
+func splitOrder(colors, keys []int, color int) []int {
+	var qs []int
+	for q, c := range colors {
+		if c == color {
+			qs = append(qs, q)
+		}
+	}
+	sortByKey(qs, keys)
+	return qs
 }

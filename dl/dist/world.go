@@ -37,6 +37,7 @@ type waitSlot struct {
 // timeout is reported, so that blocking costs no formatting.
 type waitInfo struct {
 	op    string // "all-reduce", "recv", ...
+	g     *Group // the group of the call
 	group string
 	seq   int64  // collective number; -1 for point-to-point
 	dir   string // "recv from", "send to", "ack from", or a shared-memory phase
@@ -128,7 +129,7 @@ func (w *world) watchdog(stop <-chan struct{}, interval time.Duration) {
 			now := time.Now().UnixNano()
 			for r := range w.waits {
 				if since := w.waits[r].since.Load(); since != 0 && time.Duration(now-since) > w.timeout {
-					w.abort(fmt.Errorf("%w: rank %d waited %v (Config.Timeout) in %s", ErrTimeout, r, w.timeout, w.waits[r].info()))
+					w.abort(w.timeoutError(r))
 					return
 				}
 			}
@@ -145,6 +146,38 @@ func (w *world) watchdog(stop <-chan struct{}, interval time.Duration) {
 			return
 		}
 	}
+}
+
+// timeoutError says who world rank r waited for too long: the members of
+// its group that have not entered the collective, else the peer of its
+// point-to-point wait.
+func (w *world) timeoutError(r int) error {
+	s := &w.waits[r]
+	s.mu.Lock()
+	wi := s.what
+	s.mu.Unlock()
+	e := &TimeoutError{Group: wi.group, Call: wi.op, Waited: w.timeout}
+	if wi.seq >= 0 {
+		e.Call = fmt.Sprintf("%s #%d", wi.op, wi.seq)
+	}
+	if g := wi.g; g != nil && wi.seq >= 0 {
+		g.calls.mu.Lock()
+		for q, next := range g.calls.next {
+			if next <= wi.seq {
+				e.Missing = append(e.Missing, g.members[q])
+			} else {
+				e.Waiting = append(e.Waiting, g.members[q])
+			}
+		}
+		g.calls.mu.Unlock()
+	}
+	if len(e.Missing) == 0 && wi.g != nil && wi.peer >= 0 {
+		e.Missing, e.Waiting = []int{wi.g.members[wi.peer]}, []int{r}
+	}
+	if len(e.Missing) == 0 {
+		return fmt.Errorf("%w: rank %d waited %v (Config.Timeout) in %s", ErrTimeout, r, w.timeout, wi)
+	}
+	return e
 }
 
 // describe lists what every rank is doing, for the deadlock error.

@@ -7,8 +7,9 @@ import (
 )
 
 // Embedding maps integer token ids to rows of a [Num, Dim] table, like
-// torch.nn.Embedding. Forward takes a tensor of ids (integer values stored
-// as floats) of any shape and returns shape ids.shape + [Dim].
+// torch.nn.Embedding. Forward takes a tensor of ids of any shape (Int64,
+// like PyTorch's, or Int32, Uint8, or floats holding integers) and
+// returns shape ids.shape + [Dim].
 // Initialisation is PyTorch's: N(0, 1).
 type Embedding struct {
 	Weight   *dl.Tensor
@@ -18,10 +19,10 @@ type Embedding struct {
 var _ Module = (*Embedding)(nil)
 
 // NewEmbedding returns an embedding table of num rows of dim features. It
-// panics if num or dim is not positive.
+// panics with a *dl.ValueError if num or dim is not positive.
 func NewEmbedding(num, dim int, cfg InitConfig) *Embedding {
 	if num <= 0 || dim <= 0 {
-		panic(fmt.Sprintf("nn: NewEmbedding(%d, %d): sizes must be positive", num, dim))
+		panic(&dl.ValueError{Op: "nn.NewEmbedding", Reason: fmt.Sprintf("%d rows of %d features", num, dim), Fix: "use positive sizes"})
 	}
 	var w *dl.Tensor
 	dl.NoGrad(func() { w = cfg.options().Randn(num, dim) })

@@ -29,11 +29,11 @@ type Linear struct {
 
 var _ Module = (*Linear)(nil)
 
-// NewLinear returns a Linear layer from in to out features. It panics if in
-// or out is not positive.
+// NewLinear returns a Linear layer from in to out features. It panics with
+// a *dl.ValueError if in or out is not positive.
 func NewLinear(in, out int, cfg LinearConfig) *Linear {
 	if in <= 0 || out <= 0 {
-		panic(fmt.Sprintf("nn: NewLinear(%d, %d): feature counts must be positive", in, out))
+		panic(&dl.ValueError{Op: "nn.NewLinear", Reason: fmt.Sprintf("%d inputs, %d outputs", in, out), Fix: "use positive feature counts"})
 	}
 	l := &Linear{In: in, Out: out}
 	l.Weight = cfg.uniformParam(kaimingUniformBound(math.Sqrt(5), in), out, in)

@@ -1,6 +1,10 @@
 package nn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dlbd/dlbd/dl"
+)
 
 // MLPConfig configures NewMLP; the zero value uses ReLU between layers.
 type MLPConfig struct {
@@ -16,10 +20,10 @@ type MLP struct {
 }
 
 // NewMLP returns an MLP with layer sizes sizes[0] → sizes[1] → ... → the
-// last. It panics with fewer than two sizes.
+// last. It panics with a *dl.ValueError with fewer than two sizes.
 func NewMLP(sizes []int, cfg MLPConfig) *MLP {
 	if len(sizes) < 2 {
-		panic(fmt.Sprintf("nn: NewMLP(%v): want at least an input and an output size", sizes))
+		panic(&dl.ValueError{Op: "nn.NewMLP", Reason: fmt.Sprintf("sizes %v", sizes), Fix: "pass at least an input and an output size, e.g. []int{784, 10}"})
 	}
 	act := cfg.Activation
 	if act == nil {

@@ -13,6 +13,8 @@ import (
 var stDType = map[dl.DType]safetensors.DType{
 	dl.Float64: safetensors.F64, dl.Float32: safetensors.F32,
 	dl.Float16: safetensors.F16, dl.BFloat16: safetensors.BF16,
+	dl.Int64: safetensors.I64, dl.Int32: safetensors.I32,
+	dl.Uint8: safetensors.U8, dl.Bool: safetensors.BOOL,
 }
 
 // toStored copies t's bytes (bitwise, little-endian) to host memory.
@@ -28,6 +30,12 @@ func toStored(t *dl.Tensor) safetensors.Tensor {
 		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Float64Data())
 	case dl.Float32:
 		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Float32Data())
+	case dl.Int64:
+		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Int64Data())
+	case dl.Int32:
+		st.Data, err = binary.Append(nil, binary.LittleEndian, narrow[int32](h.Int64s()))
+	case dl.Uint8, dl.Bool: // one byte each; a Bool holds 0 or 1, as the BOOL format does
+		st.Data = narrow[uint8](h.Int64s())
 	default: // Float16, BFloat16: raw 2-byte patterns
 		st.Data, err = binary.Append(nil, binary.LittleEndian, h.Uint16Data())
 	}
@@ -40,9 +48,21 @@ func toStored(t *dl.Tensor) safetensors.Tensor {
 // fromStored returns a CPU tensor of dtype dt holding st's bytes exactly.
 // st's dtype, shape and length have been validated.
 func fromStored(st safetensors.Tensor, dt dl.DType) *dl.Tensor {
+	switch dt { // integers: decoded, then built exactly from int64 values
+	case dl.Int32:
+		v := make([]int32, len(st.Data)/4)
+		if _, err := binary.Decode(st.Data, binary.LittleEndian, v); err != nil {
+			panic(err)
+		}
+		return dl.Options{DType: dt}.FromInt64s(widen(v), st.Shape...)
+	case dl.Uint8, dl.Bool:
+		return dl.Options{DType: dt}.FromInt64s(widen(st.Data), st.Shape...)
+	}
 	t := dl.Options{DType: dt}.Zeros(st.Shape...)
 	var err error
 	switch dt {
+	case dl.Int64:
+		_, err = binary.Decode(st.Data, binary.LittleEndian, t.Int64Data())
 	case dl.Float64:
 		_, err = binary.Decode(st.Data, binary.LittleEndian, t.Float64Data())
 	case dl.Float32:
@@ -54,6 +74,25 @@ func fromStored(st safetensors.Tensor, dt dl.DType) *dl.Tensor {
 		panic(err) // lengths were checked against the shape
 	}
 	return t
+}
+
+// narrow converts int64 values to a narrower integer type (they came from
+// a tensor of that type, so they fit).
+func narrow[T int32 | uint8](v []int64) []T {
+	out := make([]T, len(v))
+	for i, x := range v {
+		out[i] = T(x)
+	}
+	return out
+}
+
+// widen converts integers to int64.
+func widen[T int32 | uint8](v []T) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
 }
 
 // StateDict returns m's parameters by name in the neutral safetensors

@@ -17,9 +17,11 @@ func SaveTensors(path string, tensors map[string]*dl.Tensor) error {
 	return safetensors.WriteFile(path, f)
 }
 
-// LoadTensors reads every tensor of a safetensors file onto the CPU. It
-// returns an error for a malformed file or a dtype dl does not have (only
-// F64, F32, F16 and BF16 load).
+// LoadTensors reads every tensor of a safetensors file onto the CPU, like
+// safetensors.torch.load_file: F64, F32, F16, BF16, I64 (PyTorch's int64
+// labels and token ids), I32, U8 and BOOL. It returns an error for a
+// malformed file or a dtype dl does not have (I8, I16, U16, U32, U64, the
+// 8-bit floats).
 func LoadTensors(path string) (map[string]*dl.Tensor, error) {
 	f, err := safetensors.ReadFile(path)
 	if err != nil {
@@ -30,7 +32,7 @@ func LoadTensors(path string) (map[string]*dl.Tensor, error) {
 		st := f.Tensors[name]
 		dt, ok := dlDType(st.DType)
 		if !ok {
-			return nil, fmt.Errorf("nn: load tensors from %s: tensor %q has dtype %s; dl loads F64, F32, F16 and BF16", path, name, st.DType)
+			return nil, fmt.Errorf("nn: load tensors from %s: tensor %q has dtype %s; dl loads F64, F32, F16, BF16, I64, I32, U8 and BOOL", path, name, st.DType)
 		}
 		out[name] = fromStored(st, dt)
 	}

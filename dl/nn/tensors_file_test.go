@@ -16,6 +16,10 @@ func TestSaveLoadTensors(t *testing.T) {
 		"state.0.exp_avg": dl.FromSlice([]float32{1.5, -2}, 2),
 		"state.0.step":    dl.FromSlice([]float64{7}, 1),
 		"half":            dl.FromSlice([]float32{0.1, 3}, 2).AsType(dl.BFloat16),
+		"labels":          dl.FromSlice([]int64{3, 1 << 40, -2}),
+		"ids32":           dl.FromSlice([]int32{7, -7}, 2, 1),
+		"pixels":          dl.FromSlice([]uint8{0, 255}),
+		"mask":            dl.FromSlice([]bool{true, false, true}),
 	}
 	if err := SaveTensors(path, in); err != nil {
 		t.Fatal(err)
@@ -26,13 +30,22 @@ func TestSaveLoadTensors(t *testing.T) {
 	}
 	for name, want := range in {
 		got := out[name]
-		if got == nil || got.DType() != want.DType() || !slices.Equal(got.Float64s(), want.Float64s()) {
+		if got == nil || got.DType() != want.DType() || !slices.Equal(got.Shape(), want.Shape()) ||
+			!slices.Equal(got.Float64s(), want.Float64s()) || !slices.Equal(got.Int64s(), want.Int64s()) {
 			t.Errorf("%s: got %v; want %v", name, got, want)
 		}
 	}
-	bad := filepath.Join(t.TempDir(), "ints.safetensors")
-	safetensors.WriteFile(bad, &safetensors.File{Tensors: map[string]safetensors.Tensor{"ids": {DType: safetensors.I64, Shape: []int{1}, Data: make([]byte, 8)}}})
-	if _, err := LoadTensors(bad); err == nil || !strings.Contains(err.Error(), `tensor "ids" has dtype I64`) {
-		t.Errorf("LoadTensors(I64 file) = %v", err)
+	// int64 labels as torch.save_file writes them (little-endian 8-byte values)
+	torchLike := filepath.Join(t.TempDir(), "labels.safetensors")
+	data := []byte{2, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	safetensors.WriteFile(torchLike, &safetensors.File{Tensors: map[string]safetensors.Tensor{"y": {DType: safetensors.I64, Shape: []int{2}, Data: data}}})
+	got, err := LoadTensors(torchLike)
+	if err != nil || got["y"].DType() != dl.Int64 || !slices.Equal(got["y"].Int64s(), []int64{2, -1}) {
+		t.Errorf("LoadTensors(I64 labels) = %v, %v; want Int64 [2 -1]", got["y"], err)
+	}
+	bad := filepath.Join(t.TempDir(), "i8.safetensors")
+	safetensors.WriteFile(bad, &safetensors.File{Tensors: map[string]safetensors.Tensor{"q": {DType: safetensors.I8, Shape: []int{1}, Data: make([]byte, 1)}}})
+	if _, err := LoadTensors(bad); err == nil || !strings.Contains(err.Error(), `tensor "q" has dtype I8`) {
+		t.Errorf("LoadTensors(I8 file) = %v", err)
 	}
 }

@@ -39,12 +39,12 @@ type Block struct {
 
 var _ Module = (*Block)(nil)
 
-// NewBlock returns a Transformer block. It panics if Dim is not positive or
-// not a multiple of Heads.
+// NewBlock returns a Transformer block. It panics with a *dl.ValueError if
+// Dim is not positive or not a multiple of Heads.
 func NewBlock(cfg BlockConfig) *Block {
 	h := or(cfg.Heads, 1)
 	if cfg.Dim <= 0 || cfg.Dim%h != 0 {
-		panic(fmt.Sprintf("nn: NewBlock: Dim %d must be positive and a multiple of Heads %d", cfg.Dim, h))
+		panic(&dl.ValueError{Op: "nn.NewBlock", Reason: fmt.Sprintf("Dim %d with Heads %d", cfg.Dim, h), Fix: "use a positive Dim that is a multiple of Heads"})
 	}
 	d, hid := cfg.Dim, or(cfg.Hidden, 4*cfg.Dim)
 	lc := LinearConfig{InitConfig: cfg.InitConfig}

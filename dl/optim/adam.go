@@ -9,15 +9,45 @@ import (
 
 // AdamConfig configures Adam and AdamW; the zero value is torch's defaults
 // (lr 1e-3, betas (0.9, 0.999), eps 1e-8; weight decay 0 for Adam and 0.01
-// for AdamW). A β of exactly 0 cannot be expressed (0 means the default);
-// use a tiny value such as 1e-300 instead.
+// for AdamW).
+//
+// The fields whose default is not 0 but for which 0 is a meaningful value
+// are pointers: nil means the default, and an explicit value, zero
+// included, is written with Go 1.26's new(expr): AdamConfig{WeightDecay:
+// new(0.0)} is AdamW without decay (torch weight_decay=0), Beta1: new(0.0)
+// is β1 = 0.  (Plain float64 fields would make an explicit 0 silently mean
+// the default, the trap a PyTorch user writing weight_decay=0 falls into.)
+// LR stays a number: 0 means the default, as a zero learning rate would
+// change nothing (to freeze parameters, leave them out).
 type AdamConfig struct {
-	LR          float64 // learning rate γ (torch lr); default 1e-3
-	Beta1       float64 // decay of the first moment β1 (torch betas[0]); default 0.9
-	Beta2       float64 // decay of the second moment β2 (torch betas[1]); default 0.999
-	Eps         float64 // ε added to the denominator (torch eps); default 1e-8
-	WeightDecay float64 // λ (torch weight_decay); default 0 for Adam, 0.01 for AdamW (for AdamW without decay use Adam: they are then identical)
-	AMSGrad     bool    // use the running maximum of v (torch amsgrad); default false
+	LR          float64  // learning rate γ (torch lr); 0: the default, 1e-3
+	Beta1       *float64 // decay of the first moment β1 (torch betas[0]); nil: 0.9
+	Beta2       *float64 // decay of the second moment β2 (torch betas[1]); nil: 0.999
+	Eps         *float64 // ε added to the denominator (torch eps); nil: 1e-8
+	WeightDecay *float64 // λ (torch weight_decay); nil: 0 for Adam, 0.01 for AdamW
+	AMSGrad     bool     // use the running maximum of v (torch amsgrad); default false
+}
+
+// adamHyper is an AdamConfig with every default filled in.
+type adamHyper struct {
+	lr, beta1, beta2, eps, weightDecay float64
+	amsgrad                            bool
+}
+
+// resolve fills in the defaults (weightDecay for Adam or AdamW).
+func (c AdamConfig) resolve(weightDecay float64) adamHyper {
+	val := func(p *float64, def float64) float64 {
+		if p == nil {
+			return def
+		}
+		return *p
+	}
+	h := adamHyper{lr: c.LR, beta1: val(c.Beta1, 0.9), beta2: val(c.Beta2, 0.999), eps: val(c.Eps, 1e-8),
+		weightDecay: val(c.WeightDecay, weightDecay), amsgrad: c.AMSGrad}
+	if h.lr == 0 {
+		h.lr = 1e-3
+	}
+	return h
 }
 
 // Adam is the Adam optimiser (torch.optim.Adam; the update is in
@@ -25,7 +55,7 @@ type AdamConfig struct {
 // Updates are in place on the parameters' data: autograd does not see them.
 type Adam struct {
 	params    []*dl.Tensor
-	cfg       AdamConfig
+	cfg       adamHyper
 	decoupled bool
 	state     []adamState
 }
@@ -48,41 +78,37 @@ var (
 	_ Optimizer = (*AdamW)(nil)
 )
 
-// NewAdam returns an Adam optimiser over params. It panics on invalid
-// hyper-parameters (negative, or β outside [0, 1)) or on parameters that
-// are not Float32/Float64 on a host device.
+// NewAdam returns an Adam optimiser over params. It panics with a
+// *dl.ValueError on invalid hyper-parameters (negative, or β outside
+// [0, 1)) or a nil or non-leaf parameter, and with a *dl.DTypeError or
+// *dl.DeviceError on parameters that are not Float32/Float64 on a host
+// device.
 func NewAdam(params []*dl.Tensor, cfg AdamConfig) *Adam {
-	return newAdam("NewAdam", params, cfg, false)
+	return newAdam("NewAdam", params, cfg.resolve(0), false)
 }
 
-// NewAdamW returns an AdamW optimiser over params; see NewAdam.
+// NewAdamW returns an AdamW optimiser over params; see NewAdam.  Its weight
+// decay defaults to 0.01 (torch AdamW's); WeightDecay: new(0.0) turns it
+// off.
 func NewAdamW(params []*dl.Tensor, cfg AdamConfig) *AdamW {
-	if cfg.WeightDecay == 0 {
-		cfg.WeightDecay = 0.01
-	}
-	return &AdamW{*newAdam("NewAdamW", params, cfg, true)}
+	return &AdamW{*newAdam("NewAdamW", params, cfg.resolve(0.01), true)}
 }
 
-func newAdam(op string, params []*dl.Tensor, cfg AdamConfig, decoupled bool) *Adam {
-	def := func(v *float64, d float64) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&cfg.LR, 1e-3)
-	def(&cfg.Beta1, 0.9)
-	def(&cfg.Beta2, 0.999)
-	def(&cfg.Eps, 1e-8)
-	if cfg.LR < 0 || cfg.Eps < 0 || cfg.WeightDecay < 0 || cfg.Beta1 < 0 || cfg.Beta1 >= 1 || cfg.Beta2 < 0 || cfg.Beta2 >= 1 {
-		panic(fmt.Sprintf("optim: %s(%+v): want LR, Eps, WeightDecay ≥ 0 and 0 ≤ β < 1", op, cfg))
+func newAdam(op string, params []*dl.Tensor, h adamHyper, decoupled bool) *Adam {
+	if h.lr < 0 || h.eps < 0 || h.weightDecay < 0 || h.beta1 < 0 || h.beta1 >= 1 || h.beta2 < 0 || h.beta2 >= 1 {
+		panic(&dl.ValueError{Op: "optim." + op, Reason: fmt.Sprintf("lr %v, betas (%v, %v), eps %v, weight decay %v are out of range", h.lr, h.beta1, h.beta2, h.eps, h.weightDecay),
+			Fix: "use LR, Eps, WeightDecay >= 0 and 0 <= Beta1, Beta2 < 1"})
 	}
 	checkParams(op, params)
-	return &Adam{params: slices.Clone(params), cfg: cfg, decoupled: decoupled, state: make([]adamState, len(params))}
+	return &Adam{params: slices.Clone(params), cfg: h, decoupled: decoupled, state: make([]adamState, len(params))}
 }
 
-// Step updates every parameter that has a gradient.
+// Step updates every parameter that has a gradient.  It checks the
+// context of dl.SetCancel before each parameter (a *dl.CanceledError
+// panic when it is done; the parameters before it are already updated).
 func (o *Adam) Step() {
 	for i, p := range o.params {
+		dl.CheckCancel("Adam.Step")
 		g := p.Grad()
 		if g == nil {
 			continue
@@ -91,11 +117,11 @@ func (o *Adam) Step() {
 		s.step++
 		m, v := lazyZeros(&s.expAvg, p), lazyZeros(&s.expAvgSq, p)
 		var vmax *dl.Tensor
-		if o.cfg.AMSGrad {
+		if o.cfg.amsgrad {
 			vmax = lazyZeros(&s.maxExpAvgSq, p)
 		}
-		c := adamCoeffs{lr: o.cfg.LR, beta1: o.cfg.Beta1, beta2: o.cfg.Beta2, eps: o.cfg.Eps,
-			weightDecay: o.cfg.WeightDecay, decoupled: o.decoupled, amsgrad: o.cfg.AMSGrad, step: s.step}
+		c := adamCoeffs{lr: o.cfg.lr, beta1: o.cfg.beta1, beta2: o.cfg.beta2, eps: o.cfg.eps,
+			weightDecay: o.cfg.weightDecay, decoupled: o.decoupled, amsgrad: o.cfg.amsgrad, step: s.step}
 		if p.DType() == dl.Float32 {
 			adamUpdate(p.Float32Data(), g.Float32Data(), m.Float32Data(), v.Float32Data(), data32(vmax), c)
 		} else {
@@ -108,7 +134,7 @@ func (o *Adam) Step() {
 func (o *Adam) ZeroGrad() { zeroGrads(o.params) }
 
 // LR returns the learning rate.
-func (o *Adam) LR() float64 { return o.cfg.LR }
+func (o *Adam) LR() float64 { return o.cfg.lr }
 
 // SetLR sets the learning rate.
-func (o *Adam) SetLR(lr float64) { o.cfg.LR = lr }
+func (o *Adam) SetLR(lr float64) { o.cfg.lr = lr }

@@ -30,3 +30,30 @@ func ExampleWarmupCosine() {
 	// Output:
 	// 0:0 1:0.0005 2:0.001 3:0.00085 4:0.0005 5:0.00015 6:0
 }
+
+// PyTorch's CosineAnnealingLR continues its cosine past TMax; dl's
+// WarmupCosine holds its minimum.
+func ExampleCosineAnnealingLR() {
+	torch := optim.CosineAnnealingLR{BaseLR: 0.1, EtaMin: 0.01, TMax: 10}
+	ours := optim.WarmupCosine{Peak: 0.1, Min: 0.01, Total: 10}
+	for _, step := range []int{0, 10, 15, 20} {
+		fmt.Printf("step %2d: CosineAnnealingLR %.3f, WarmupCosine %.3f\n", step, torch.LR(step), ours.LR(step))
+	}
+	// Output:
+	// step  0: CosineAnnealingLR 0.100, WarmupCosine 0.100
+	// step 10: CosineAnnealingLR 0.010, WarmupCosine 0.010
+	// step 15: CosineAnnealingLR 0.055, WarmupCosine 0.010
+	// step 20: CosineAnnealingLR 0.100, WarmupCosine 0.010
+}
+
+// An explicit zero: AdamW without weight decay (torch weight_decay=0) is
+// WeightDecay: new(0.0); a nil field is the default, 0.01.
+func ExampleNewAdamW() {
+	p := dl.FromSlice([]float64{1}).SetRequiresGrad(true)
+	opt := optim.NewAdamW([]*dl.Tensor{p}, optim.AdamConfig{LR: 0.1, WeightDecay: new(0.0)})
+	p.SetGrad(dl.FromSlice([]float64{0.5}))
+	opt.Step()
+	fmt.Printf("%.4f\n", p.Float64s()[0])
+	// Output:
+	// 0.9000
+}

@@ -46,7 +46,7 @@ func TestOptimizersMatchReference(t *testing.T) {
 		{"adam/defaults", func(ps []*dl.Tensor) Optimizer { return NewAdam(ps, AdamConfig{}) },
 			&refAdam{lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8}},
 		{"adam/amsgrad", func(ps []*dl.Tensor) Optimizer {
-			return NewAdam(ps, AdamConfig{LR: 0.1, WeightDecay: 0.1, AMSGrad: true})
+			return NewAdam(ps, AdamConfig{LR: 0.1, WeightDecay: new(0.1), AMSGrad: true})
 		}, &refAdam{lr: 0.1, beta1: 0.9, beta2: 0.999, eps: 1e-8, wd: 0.1, amsgrad: true}},
 		{"adamw/defaults", func(ps []*dl.Tensor) Optimizer { return NewAdamW(ps, AdamConfig{LR: 0.1}) },
 			&refAdam{lr: 0.1, beta1: 0.9, beta2: 0.999, eps: 1e-8, wd: 0.01, decoupled: true}},
@@ -99,7 +99,13 @@ func TestOptimizerConfigErrors(t *testing.T) {
 	}
 	p := []*dl.Tensor{dl.Zeros(2).SetRequiresGrad(true)}
 	panics("nesterov", "Nesterov momentum needs Momentum > 0", func() { NewSGD(p, SGDConfig{Nesterov: true}) })
-	panics("beta", "0 ≤ β < 1", func() { NewAdam(p, AdamConfig{Beta2: 1}) })
+	panics("beta", "0 <= Beta1, Beta2 < 1", func() { NewAdam(p, AdamConfig{Beta2: new(1.0)}) })
+	w := dl.Ones(2).SetRequiresGrad(true)
+	panics("non-leaf", "parameter 0 is not a leaf", func() { NewSGD([]*dl.Tensor{w.Mul(w)}, SGDConfig{}) })
+	panics("nil", "parameter 1 is a nil *dl.Tensor", func() { NewAdam([]*dl.Tensor{w, nil}, AdamConfig{}) })
+	if err := dl.Catch(func() { NewSGD(p, SGDConfig{LR: -1}) }); !errors.Is(err, dl.ErrValue) {
+		t.Errorf("NewSGD with LR -1: %v; want a *dl.ValueError", err)
+	}
 	half := []*dl.Tensor{dl.Options{DType: dl.Float16}.Zeros(2)}
 	panics("float16", "keep Float32 master weights", func() { NewAdamW(half, AdamConfig{}) })
 	err := dl.Catch(func() { NewSGD(half, SGDConfig{}) })

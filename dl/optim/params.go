@@ -12,6 +12,13 @@ import (
 // master weights, as torch.amp does).
 func checkParams(op string, params []*dl.Tensor) {
 	for i, p := range params {
+		if p == nil {
+			panic(&dl.ValueError{Op: "optim." + op, Reason: fmt.Sprintf("parameter %d is a nil *dl.Tensor", i), Fix: "pass the model's parameters (nn.Parameters(model))"})
+		}
+		if !p.IsLeaf() { // torch: "can't optimize a non-leaf Tensor"
+			panic(&dl.ValueError{Op: "optim." + op, Reason: fmt.Sprintf("parameter %d is not a leaf (it is the result of an op, so updating it would not change the model)", i),
+				Fix: "pass the leaf tensors the model computes from (nn.Parameters(model)), or p.Detach().SetRequiresGrad(true)"})
+		}
 		if p.DType() != dl.Float32 && p.DType() != dl.Float64 {
 			panic(&dl.DTypeError{Op: op, DTypes: []dl.DType{p.DType()},
 				Reason: fmt.Sprintf("parameter %d is %v; the optimisers update Float32 or Float64 parameters", i, p.DType()),

@@ -3,6 +3,8 @@ package optim
 import (
 	"fmt"
 	"math"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // Schedule gives the learning rate to use at a step (0, 1, 2, ...).
@@ -21,6 +23,11 @@ type Schedule interface {
 //
 // With Min = 0 it is exactly Hugging Face transformers'
 // get_cosine_schedule_with_warmup (so the first step has lr 0).
+//
+// Past Total it holds Min: a run that goes on by mistake does not see its
+// learning rate climb back to Peak.  PyTorch's CosineAnnealingLR does
+// climb back (its cosine continues); dl offers it under that name,
+// CosineAnnealingLR, for runs that must match PyTorch step for step.
 // Course: "Leyes de escala (Scaling Laws)" (the scaling-law runs use it).
 type WarmupCosine struct {
 	Peak   float64 // learning rate at the end of warmup
@@ -29,10 +36,12 @@ type WarmupCosine struct {
 	Total  int     // step at which the decay reaches Min; must be > Warmup
 }
 
-// LR implements Schedule. It panics if Total ≤ Warmup or Warmup < 0.
+// LR implements Schedule. It panics with a *dl.ValueError if Total ≤
+// Warmup or Warmup < 0.
 func (s WarmupCosine) LR(step int) float64 {
 	if s.Warmup < 0 || s.Total <= s.Warmup {
-		panic(fmt.Sprintf("optim: WarmupCosine{Warmup: %d, Total: %d}: want 0 ≤ Warmup < Total", s.Warmup, s.Total))
+		panic(&dl.ValueError{Op: "optim.WarmupCosine.LR", Reason: fmt.Sprintf("Warmup %d and Total %d", s.Warmup, s.Total),
+			Fix: "use 0 <= Warmup < Total"})
 	}
 	switch {
 	case step < s.Warmup:
@@ -42,6 +51,33 @@ func (s WarmupCosine) LR(step int) float64 {
 	}
 	progress := float64(step-s.Warmup) / float64(s.Total-s.Warmup)
 	return s.Min + (s.Peak-s.Min)*0.5*(1+math.Cos(math.Pi*progress))
+}
+
+// CosineAnnealingLR is torch.optim.lr_scheduler.CosineAnnealingLR: the
+// cosine from BaseLR down to EtaMin over TMax steps, which, unlike
+// WarmupCosine, continues past TMax, so the rate rises again to BaseLR at
+// 2·TMax (period 2·TMax, as SGDR without restarts):
+//
+//	lr = EtaMin + (BaseLR − EtaMin) · ½(1 + cos(π · step / TMax))
+//
+// This is torch's closed form (_get_closed_form_lr); torch applies a
+// recursive update step by step, which its documentation gives as
+// equivalent (not compared here with a torch run: results may differ in
+// the last bits).  Use WarmupCosine
+// (dl's choice, which holds its minimum) unless matching PyTorch past
+// T_max matters.
+type CosineAnnealingLR struct {
+	BaseLR float64 // the learning rate at step 0 (the optimizer's lr in torch)
+	EtaMin float64 // the minimum, reached at TMax (torch eta_min); default 0
+	TMax   int     // half period in steps (torch T_max); must be > 0
+}
+
+// LR implements Schedule. It panics with a *dl.ValueError if TMax ≤ 0.
+func (s CosineAnnealingLR) LR(step int) float64 {
+	if s.TMax <= 0 {
+		panic(&dl.ValueError{Op: "optim.CosineAnnealingLR.LR", Reason: fmt.Sprintf("TMax %d", s.TMax), Fix: "use TMax > 0"})
+	}
+	return s.EtaMin + (s.BaseLR-s.EtaMin)*0.5*(1+math.Cos(math.Pi*float64(step)/float64(s.TMax)))
 }
 
 // ConstantLR is a schedule that always returns its value.

@@ -1,9 +1,12 @@
 package optim
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dlbd/dlbd/dl"
 )
 
 // fakeOpt records SetLR calls; it stands in for an optimizer in scheduler
@@ -59,8 +62,9 @@ func TestWarmupCosine(t *testing.T) {
 
 func TestWarmupCosinePanics(t *testing.T) {
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "want 0 ≤ Warmup < Total") {
-			t.Errorf("WarmupCosine{Warmup: 5, Total: 5}.LR panicked with %v; want a message naming the fix", r)
+		err, _ := recover().(error)
+		if !errors.Is(err, dl.ErrValue) || !strings.Contains(err.Error(), "use 0 <= Warmup < Total") {
+			t.Errorf("WarmupCosine{Warmup: 5, Total: 5}.LR panicked with %v; want a *dl.ValueError naming the fix", err)
 		}
 	}()
 	WarmupCosine{Peak: 1, Warmup: 5, Total: 5}.LR(0)
@@ -86,5 +90,29 @@ func TestScheduler(t *testing.T) {
 	c.Step()
 	if opt.lr != 0.5 {
 		t.Errorf("ConstantLR: lr = %v; want 0.5", opt.lr)
+	}
+}
+
+// TestCosineAnnealingLR checks PyTorch's behaviour past T_max (the rate
+// rises again) against WarmupCosine's, which holds its minimum.  The
+// expected values are torch's closed form (_get_closed_form_lr) worked by
+// hand: base 0.1, eta_min 0.01, T_max 10 give 0.055 at step 15 and 0.1 at
+// step 20.
+func TestCosineAnnealingLR(t *testing.T) {
+	torch := CosineAnnealingLR{BaseLR: 0.1, EtaMin: 0.01, TMax: 10}
+	ours := WarmupCosine{Peak: 0.1, Min: 0.01, Total: 10}
+	for _, tc := range []struct {
+		step        int
+		torch, ours float64
+	}{{0, 0.1, 0.1}, {5, 0.055, 0.055}, {10, 0.01, 0.01}, {15, 0.055, 0.01}, {20, 0.1, 0.01}, {30, 0.01, 0.01}} {
+		if got := torch.LR(tc.step); math.Abs(got-tc.torch) > 1e-15 {
+			t.Errorf("CosineAnnealingLR.LR(%d) = %v; want %v (PyTorch)", tc.step, got, tc.torch)
+		}
+		if got := ours.LR(tc.step); math.Abs(got-tc.ours) > 1e-15 {
+			t.Errorf("WarmupCosine.LR(%d) = %v; want %v (held at Min past Total)", tc.step, got, tc.ours)
+		}
+	}
+	if err := dl.Catch(func() { CosineAnnealingLR{BaseLR: 1}.LR(0) }); !errors.Is(err, dl.ErrValue) {
+		t.Errorf("TMax 0: %v; want a *dl.ValueError", err)
 	}
 }

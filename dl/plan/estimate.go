@@ -165,3 +165,43 @@ func GPUHoursFor(flops float64, gpu facts.Accelerator, mfu float64) float64 {
 
 // DaysOn is how many days gpuHours take on gpus GPUs running in parallel.
 func DaysOn(gpuHours float64, gpus int) float64 { return gpuHours / float64(gpus) / 24 }
+
+// CalibrateEfficiency returns the ComputeEfficiency at which r's estimate
+// takes gpuHours, a reported figure (a model card's GPU-hours), so that
+// the planner reproduces a real run; the Estimate at that efficiency comes
+// with it.  The calibrated value folds in everything the model leaves
+// out: restarts after failures, evaluation and checkpointing, stragglers,
+// kernels slower than the assumed 55 % of the peak.  It returns an error
+// if even ComputeEfficiency 1 needs more GPU-hours than reported (the
+// modelled communication or bubble alone exceed the figure) or gpuHours is
+// not positive.  The search is a bisection: GPU-hours fall as efficiency
+// rises.
+func (r Run) CalibrateEfficiency(gpuHours float64) (float64, Estimate, error) {
+	if !(gpuHours > 0) {
+		return 0, Estimate{}, fmt.Errorf("plan: calibrate: reported GPU-hours %g must be positive", gpuHours)
+	}
+	at := func(eff float64) (Estimate, error) {
+		q := r
+		q.ComputeEfficiency = eff
+		return q.Estimate()
+	}
+	best, err := at(1)
+	if err != nil {
+		return 0, Estimate{}, err
+	}
+	if best.GPUHours > gpuHours {
+		return 0, Estimate{}, fmt.Errorf("plan: calibrate: even at 100 %% compute efficiency the estimate needs %.3g GPU-hours, more than the %.3g reported: the modelled communication and bubble alone exceed it", best.GPUHours, gpuHours)
+	}
+	lo, hi := 1e-6, 1.0 // GPUHours(lo) > gpuHours >= GPUHours(hi)
+	for range 100 {
+		mid := (lo + hi) / 2
+		e, _ := at(mid)
+		if e.GPUHours > gpuHours {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	e, err := at(hi)
+	return hi, e, err
+}

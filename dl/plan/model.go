@@ -44,6 +44,12 @@ var (
 	// Llama3_70B is Llama 3 70B, the model of the course's 6.4M GPU-hours example.
 	Llama3_70B = Model{Name: "Llama 3 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 128256, SeqLen: 8192,
 		GatedMLP: true, Source: "config.json of meta-llama/Meta-Llama-3-70B (April 2024)"}
+	// Llama31_70B is Llama 3.1 70B: the architecture of Llama 3 70B (the
+	// paper's Table 3 lists the same layers, widths and heads), trained
+	// longer (7.0M GPU-hours on its model card against 6.4M) and with a
+	// long-context phase that SeqLen, the pretraining context, leaves out.
+	Llama31_70B = Model{Name: "Llama 3.1 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 128256, SeqLen: 8192,
+		GatedMLP: true, Source: "Llama Team 2024, The Llama 3 Herd of Models, arXiv:2407.21783, Table 3"}
 	// Llama31_405B is Llama 3.1 405B.
 	Llama31_405B = Model{Name: "Llama 3.1 405B", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8, FFN: 53248, Vocab: 128256, SeqLen: 8192,
 		GatedMLP: true, Source: "Llama Team 2024, The Llama 3 Herd of Models, arXiv:2407.21783, Table 3"}

@@ -19,6 +19,7 @@ func TestParamsOfPublishedModels(t *testing.T) {
 		{Llama2_7B, 6_738_415_616},
 		{Llama3_8B, 8_030_261_248},
 		{Llama3_70B, 70_553_706_496},
+		{Llama31_70B, 70_553_706_496},
 	} {
 		if got := tc.m.Params().Total; got != tc.want {
 			t.Errorf("%s: Params = %d; want %d", tc.m.Name, got, tc.want)
@@ -145,13 +146,20 @@ func TestCourseClaimOf2048H100For30Days(t *testing.T) {
 	}
 }
 
-func TestEstimateIsConsistent(t *testing.T) {
+// llama70BRun is Llama 3 70B on 2,048 H100 (DP 64 × TP 8 × PP 4, ZeRO-1,
+// sequence parallelism, selective recomputation, 1F1B with 32 micro-batches).
+func llama70BRun(t *testing.T) Run {
+	t.Helper()
 	c, err := NewCluster("H100", 8, "NVLink 4.0", "NDR")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Run{Model: Llama3_70B, Cluster: c, Tokens: 15e12,
+	return Run{Model: Llama3_70B, Cluster: c, Tokens: 15e12,
 		Strategy: Strategy{DP: 64, TP: 8, PP: 4, ZeRO: ZeRO1, SequenceParallel: true, Recompute: SelectiveRecompute, MicroBatches: 32}}
+}
+
+func TestEstimateIsConsistent(t *testing.T) {
+	base := llama70BRun(t)
 	e, err := base.Estimate()
 	if err != nil {
 		t.Fatal(err)
@@ -206,5 +214,30 @@ func TestValidateNamesTheProblem(t *testing.T) {
 	}
 	if _, err := NewCluster("H100", 8, "NVLink 4.0", "no such link"); err == nil {
 		t.Error("NewCluster with an unknown link succeeded")
+	}
+}
+
+// TestCalibrateEfficiency finds the efficiency that reproduces a reported
+// figure: its own estimate's GPU-hours at 0.4 give back 0.4, and Meta's
+// 7.0M GPU-hours for Llama 3.1 70B give an efficiency below the assumed
+// 55 % whose estimate takes those hours.
+func TestCalibrateEfficiency(t *testing.T) {
+	r := llama70BRun(t)
+	r.ComputeEfficiency = 0.4
+	want, err := r.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ComputeEfficiency = 0
+	eff, e, err := r.CalibrateEfficiency(want.GPUHours)
+	if err != nil || !near(eff, 0.4, 1e-9) || !near(e.GPUHours, want.GPUHours, 1e-9) {
+		t.Errorf("CalibrateEfficiency(%.4g) = %v, %.4g GPU-hours, %v; want 0.4", want.GPUHours, eff, e.GPUHours, err)
+	}
+	eff, e, err = r.CalibrateEfficiency(7.0e6)
+	if err != nil || !(eff > 0.2 && eff < 0.55) || !near(e.GPUHours, 7.0e6, 1e-6) {
+		t.Errorf("CalibrateEfficiency(7.0M) = %v (%.4g GPU-hours), %v; want an efficiency below 0.55 giving 7.0M", eff, e.GPUHours, err)
+	}
+	if _, _, err := r.CalibrateEfficiency(1e3); err == nil || !strings.Contains(err.Error(), "even at 100 %") {
+		t.Errorf("CalibrateEfficiency(1,000 GPU-hours) = %v; want the error that it cannot be reached", err)
 	}
 }

@@ -21,9 +21,12 @@
 // Like the reference writer, [Marshal] orders tensors by descending dtype
 // (8-byte types first) and then by name, and pads the header with spaces to a
 // multiple of 8 bytes, so every tensor's data is aligned to its element size.
-// A file we write is byte-identical to the one Python's safetensors writes
-// for the same tensors (checked by TestPythonCrossCheck when Python's
-// safetensors is installed; see SAFETENSORS_PYTHON there).
+// A file we write is identical, up to the order of the metadata keys, to the
+// one Python's safetensors writes for the same tensors (checked by
+// TestPythonCrossCheck when Python's safetensors is installed; see
+// SAFETENSORS_PYTHON there): byte for byte with at most one metadata key,
+// but with two or more Python's order varies from one process to the next
+// (it comes from a hash map), while [Marshal] sorts them.
 //
 // [WriteFile] is atomic: it writes a temporary file in the destination's
 // directory, fsyncs it and renames it over the destination, so a crash or an

@@ -28,7 +28,8 @@ const (
 // dtypeOrder lists the dtypes in the order of the reference implementation's
 // enum. Writers place tensors by descending rank in this list, then by name,
 // which keeps every tensor aligned to its element size (and makes our files
-// byte-identical to the ones Python's safetensors writes for the same input).
+// identical, up to metadata key order, to the ones Python's safetensors
+// writes for the same input).
 var dtypeOrder = []DType{BOOL, U8, I8, F8E5M2, F8E4M3, I16, U16, F16, BF16, I32, U32, F32, F64, I64, U64}
 
 // Size returns the number of bytes of one element, or 0 for a dtype the

@@ -2,6 +2,8 @@ package safetensors_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -28,6 +30,9 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("Unmarshal error %v does not wrap ErrFormat", err)
 			}
 			return
+		}
+		if n := binary.LittleEndian.Uint64(b); !json.Valid(b[8 : 8+n]) { // the scanner accepts only JSON
+			t.Fatalf("Unmarshal accepted a header that is not valid JSON: %q", b[8:8+n])
 		}
 		again, err := safetensors.Marshal(got)
 		if err != nil {

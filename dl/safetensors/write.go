@@ -8,11 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dlbd/dlbd/internal/atomicfile"
 )
 
 // layout validates f and returns the padded JSON header and the tensor
@@ -125,50 +125,26 @@ func Marshal(f *File) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteFile writes f to path atomically: into a temporary file in the same
-// directory, flushed to disk (fsync), then renamed over path. A reader never
-// sees a half-written file, and a failed write leaves any previous file at
-// path untouched. The file gets mode 0644.
-func WriteFile(path string, f *File) (err error) {
+// WriteFile writes f to path atomically (internal/atomicfile): into a
+// temporary file in the same directory, flushed to disk (fsync), then
+// renamed over path. A reader never sees a half-written file, a failed
+// write leaves any previous file at path untouched, and the temporary file
+// of a writer killed mid-write (kill -9) is removed by the next write of
+// path. The file gets mode 0644.
+func WriteFile(path string, f *File) error {
 	hdr, names, pr := layout(f)
 	if pr != nil {
 		return &FormatError{Op: "write", Path: path, Tensor: pr.tensor, Reason: pr.reason}
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := encode(bw, f, hdr, names); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("safetensors: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("safetensors: write %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err = encode(bw, f, hdr, names); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every platform can sync a directory.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -45,6 +45,7 @@ const (
 	CheckKernelInfo = "kernel info"
 	CheckCell       = "trivial cell"
 	CheckImports    = "import cell"
+	CheckState      = "values between cells"
 	CheckInterrupt  = "interrupt"
 	CheckShutdown   = "shutdown"
 )
@@ -110,7 +111,7 @@ func hasGoFiles(dir string) bool {
 
 // run makes the checks in order; each needs the ones it builds on.
 func (d *doctor) run(ctx context.Context) {
-	later := []string{CheckStart, CheckHeartbeat, CheckKernelInfo, CheckCell, CheckImports, CheckInterrupt, CheckShutdown}
+	later := []string{CheckStart, CheckHeartbeat, CheckKernelInfo, CheckCell, CheckImports, CheckState, CheckInterrupt, CheckShutdown}
 	if !d.step(CheckKernelspec, d.findSpec) {
 		d.skip(CheckKernelspec, later...)
 		return
@@ -125,9 +126,10 @@ func (d *doctor) run(ctx context.Context) {
 	cellsOK = cellsOK && d.step(CheckCell, func() (string, string, error) { return d.trivialCell(ctx) })
 	if cellsOK {
 		d.step(CheckImports, func() (string, string, error) { return d.importCell(ctx) })
+		d.step(CheckState, func() (string, string, error) { return d.state(ctx) })
 		d.step(CheckInterrupt, func() (string, string, error) { return d.interrupt(ctx) })
 	} else {
-		d.skip(d.report.Checks[len(d.report.Checks)-1].Name, CheckCell, CheckImports, CheckInterrupt)
+		d.skip(d.report.Checks[len(d.report.Checks)-1].Name, CheckCell, CheckImports, CheckState, CheckInterrupt)
 	}
 	d.step(CheckShutdown, func() (string, string, error) { return d.shutdown(ctx) })
 }

@@ -14,8 +14,8 @@ import (
 func TestRunKernelspecMissing(t *testing.T) {
 	var progress strings.Builder
 	r, err := Run(context.Background(), Options{RepoDir: "/repo", Path: []string{t.TempDir()}, Progress: &progress})
-	if err == nil || !strings.Contains(err.Error(), "8 of 8 checks failed") {
-		t.Fatalf("Run = %v; want all 8 checks failed", err)
+	if err == nil || !strings.Contains(err.Error(), "9 of 9 checks failed") {
+		t.Fatalf("Run = %v; want all 9 checks failed", err)
 	}
 	first := r.Checks[0]
 	if first.Name != CheckKernelspec || first.OK || !strings.Contains(first.Detail, "kernels/dlbd/kernel.json") ||
@@ -27,7 +27,7 @@ func TestRunKernelspecMissing(t *testing.T) {
 			t.Errorf("check %+v; want skipped because the kernelspec failed", c)
 		}
 	}
-	if !strings.HasPrefix(progress.String(), "✗ kernelspec: ") || strings.Count(progress.String(), "✗") != 8 {
+	if !strings.HasPrefix(progress.String(), "✗ kernelspec: ") || strings.Count(progress.String(), "✗") != 9 {
 		t.Errorf("progress output:\n%s\nwant eight ✗ lines starting with the kernelspec", progress.String())
 	}
 }
@@ -51,8 +51,8 @@ func TestRunKernelExits(t *testing.T) {
 	if start.Name != CheckStart || start.OK || !strings.Contains(start.Detail, "cannot find go") || !strings.Contains(start.Fix, "go version") {
 		t.Errorf("start check = %+v; want the kernel's output and advice", start)
 	}
-	if len(r.Checks) != 8 || !r.Checks[7].Skipped {
-		t.Errorf("checks = %+v; want 8 with the later ones skipped", r.Checks)
+	if len(r.Checks) != 9 || !r.Checks[8].Skipped {
+		t.Errorf("checks = %+v; want 9 with the later ones skipped", r.Checks)
 	}
 }
 
@@ -102,7 +102,7 @@ func TestRunDLBD(t *testing.T) {
 		t.Fatalf("Run: %v\n%s", err, sb.String())
 	}
 	t.Logf("report:\n%s", sb.String())
-	if len(r.Checks) != 8 || !strings.Contains(r.Checks[5].Detail, "github.com/dlbd/dlbd/kernel") {
-		t.Errorf("report has %d checks, import cell %q; want 8 and the kernel package imported", len(r.Checks), r.Checks[5].Detail)
+	if len(r.Checks) != 9 || !strings.Contains(r.Checks[5].Detail, "github.com/dlbd/dlbd/kernel") || !strings.Contains(r.Checks[6].Detail, "stateful mode") {
+		t.Errorf("report has %d checks, import cell %q, values %q; want 9, the kernel package imported and the stateful mode", len(r.Checks), r.Checks[5].Detail, r.Checks[6].Detail)
 	}
 }

@@ -116,6 +116,25 @@ func (d *doctor) importCell(ctx context.Context) (string, string, error) {
 	return strings.Join(d.o.Packages, ", ") + ": " + detail, "", nil
 }
 
+// state checks the stateful mode: a value made in one cell is there in the
+// next. In the process mode (a fallback the kernel announces) it says why.
+func (d *doctor) state(ctx context.Context) (string, string, error) {
+	first, err := d.c.Execute(ctx, "%%\ndoctorValor := 41")
+	if err != nil {
+		return "", "a cell that only declares a variable failed: report this with `make doctor`'s output", err
+	}
+	ex, err := d.c.Execute(ctx, "%%\ndoctorValor++\nfmt.Println(doctorValor)")
+	if err == nil && ex.Stdout() == "42\n" {
+		return "stateful mode: a value made in one cell lives on in the next", "", nil
+	}
+	why := strings.TrimSpace(first.Stderr())
+	if why == "" && ex != nil {
+		why = strings.TrimSpace(ex.Stderr())
+	}
+	return why, "the kernel runs each cell as a process: stateful cells need Linux or macOS, cgo and a C compiler (Debian/Ubuntu: sudo apt-get install gcc), then restart the kernel",
+		fmt.Errorf("the value of one cell was not there in the next (%v)", err)
+}
+
 // repoOrHere names the checkout for advice.
 func (d *doctor) repoOrHere() string {
 	if d.o.RepoDir == "" {

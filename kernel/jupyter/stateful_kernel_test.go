@@ -186,10 +186,26 @@ func TestStatefulModeSwitch(t *testing.T) {
 func TestStatefulInterruptLoop(t *testing.T) {
 	c := startDLBD(t)
 	run(t, c, "import \"github.com/dlbd/dlbd/kernel\"\n%%\nvueltas := 0")
+	took, err := interruptCell(t, c, "%%\nctx := kernel.Context()\nfmt.Println(\"empieza\")\nfor ctx.Err() == nil {\n\tvueltas++\n\ttime.Sleep(time.Millisecond)\n}", 0)
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.EName != "interrupt" {
+		t.Errorf("interrupted cell: %v; want an interrupt error", err)
+	}
+	t.Logf("cooperative interrupt took %v", took)
+	if got := run(t, c, "%%\nfmt.Println(vueltas > 0)"); got != "true\n" {
+		t.Errorf("after a cooperative interrupt: %q; want the values kept", got)
+	}
+}
+
+// interruptCell runs code, which must print before its long part, waits
+// for its first output and then wait more, interrupts it, and returns how
+// long the cell took to end after the interrupt and its error.
+func interruptCell(t *testing.T, c *Client, code string, wait time.Duration) (time.Duration, error) {
+	t.Helper()
 	done := make(chan error, 1)
 	started := make(chan struct{})
 	go func() {
-		req := ExecuteRequest{Code: "%%\nctx := kernel.Context()\nfmt.Println(\"empieza\")\nfor ctx.Err() == nil {\n\tvueltas++\n\ttime.Sleep(time.Millisecond)\n}", StoreHistory: true}
+		req := ExecuteRequest{Code: code, StoreHistory: true}
 		once := false
 		_, err := c.ExecuteWith(kerneltest.Context(t, 3*time.Minute), req, func(m *Message) {
 			if m.Header.MsgType == "stream" && !once {
@@ -200,18 +216,13 @@ func TestStatefulInterruptLoop(t *testing.T) {
 		done <- err
 	}()
 	<-started
+	time.Sleep(wait)
 	t0 := time.Now()
 	if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	var ce *CellError
-	if err := <-done; !errors.As(err, &ce) || ce.EName != "interrupt" {
-		t.Errorf("interrupted cell: %v; want an interrupt error", err)
-	}
-	t.Logf("cooperative interrupt took %v", time.Since(t0))
-	if got := run(t, c, "%%\nfmt.Println(vueltas > 0)"); got != "true\n" {
-		t.Errorf("after a cooperative interrupt: %q; want the values kept", got)
-	}
+	err := <-done
+	return time.Since(t0), err
 }
 
 // kernelDirs returns the temporary directories of the kernel's processes:
@@ -401,4 +412,27 @@ func TestStatefulSoak(t *testing.T) {
 	mib := rss(t, hostPID(t, c))
 	t.Logf("%d cells in %v (%.0f ms per cell); host RSS %d MiB after cell 10, %d MiB after cell %d: %.2f MiB per cell",
 		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/cells, rss10, mib, cells, float64(mib-rss10)/float64(cells-10))
+}
+
+// TestStatefulInterruptDL interrupts a cell stuck in dl work that never
+// looks at the cell's context itself (one long matrix product after
+// another): the host hands the context to dl.SetCancel, so dl stops at its
+// next check, the cell ends with an error, and the session keeps its
+// values.
+func TestStatefulInterruptDL(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "import \"github.com/dlbd/dlbd/dl\"\n%%\nproductos := 0")
+	took, err := interruptCell(t, c, "%%\nx := dl.Ones(2048, 2048)\nfmt.Println(\"empieza\")\nfor {\n\tx.MatMul(x).Release()\n\tproductos++\n}",
+		200*time.Millisecond) // inside a product
+	var ce *CellError
+	if !errors.As(err, &ce) {
+		t.Fatalf("interrupted dl cell: %v; want a cell error", err)
+	}
+	t.Logf("dl stopped %v after the interrupt: %s: %s", took, ce.EName, ce.EValue)
+	if !strings.Contains(ce.EValue, "dl: MatMul: canceled") {
+		t.Errorf("cell error %s: %s; want dl's *CanceledError", ce.EName, ce.EValue)
+	}
+	if got := run(t, c, "%%\nfmt.Println(productos >= 0)"); got != "true\n" {
+		t.Errorf("after interrupting dl: %q; want the session and its values kept", got)
+	}
 }

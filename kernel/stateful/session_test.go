@@ -153,6 +153,61 @@ func TestSessionSemantics(t *testing.T) {
 			t.Errorf("evalue = %q; want %q and the message", res.EValue, want)
 		}
 	})
+	t.Run("generic-types-and-interfaces", func(t *testing.T) {
+		ts.ok("type pila[T any] struct{ Items []T }\nfunc (p *pila[T]) Push(x T) { p.Items = append(p.Items, x) }\ntype Forma interface{ Area() float64 }")
+		ts.ok("type Cuadrado struct{ L float64 }\nfunc (c Cuadrado) Area() float64 { return c.L * c.L }\n%%\nvar formas []Forma\np := &pila[string]{}")
+		if got := ts.ok("%%\np.Push(\"a\")\np.Push(\"b\")\nformas = append(formas, Cuadrado{3})\nfmt.Println(len(p.Items), formas[0].Area())"); got != "2 9\n" {
+			t.Errorf("generic type, interface and implementation across cells: %q; want 2 9", got)
+		}
+	})
+	t.Run("body-types-consts-labels-defer", func(t *testing.T) {
+		got := ts.ok("%%\ntype punto struct{ X, Y int }\nconst (\n\tcero = iota\n\tuno\n)\npt := punto{uno, 2}\ndefer fmt.Println(\"al final\", pt.X)\nfor i := range 3 {\n\tif i == 1 {\n\t\tgoto fuera\n\t}\n}\nfuera:\nfmt.Println(\"fuera\")")
+		if got != "fuera\nal final 1\n" {
+			t.Errorf("body with a type, consts, a label and a defer: %q", got)
+		}
+		if got := ts.ok("%%\nq := punto{cero, pt.Y}\nfmt.Println(q.Y, uno)"); got != "2 1\n" {
+			t.Errorf("body-level type and const in a later cell: %q; want 2 1", got)
+		}
+	})
+	t.Run("init-main-and-early-return", func(t *testing.T) {
+		if got := ts.ok("var orden []string\nfunc init() { orden = append(orden, \"init\") }\nfunc main() { orden = append(orden, \"main\"); fmt.Println(orden) }"); got != "[init main]\n" {
+			t.Errorf("a cell with init and main (no %%%%): %q; want [init main]", got)
+		}
+		if got := ts.ok("%%\nfmt.Println(\"antes\")\nif len(orden) > 0 {\n\treturn\n}\nfmt.Println(\"después\")"); got != "antes\n" {
+			t.Errorf("return in a body: %q; want antes only", got)
+		}
+	})
+	t.Run("closures-capture-values-across-cells", func(t *testing.T) {
+		ts.ok("%%\nn := 0\nsiguiente := func() int { n++; return n }")
+		ts.ok("%%\nsiguiente()\nsiguiente()")
+		if got := ts.ok("%%\nfmt.Println(siguiente(), n)"); got != "3 3\n" {
+			t.Errorf("a closure made in one cell, called in two more: %q; want 3 3", got)
+		}
+	})
+	t.Run("redefined-type-keeps-old-values", func(t *testing.T) {
+		ts.ok("type Version struct{ N int }\n%%\nv1 := Version{1}")
+		ts.ok("type Version struct{ N int; Nota string }\n%%\nv2 := Version{2, \"nueva\"}")
+		if got := ts.ok("%%\nfmt.Println(v1.N, v2.N, v2.Nota)"); got != "1 2 nueva\n" {
+			t.Errorf("values of the old and the new Version: %q", got)
+		}
+		res, _ := ts.fails("%%\nv2 = v1")
+		if !strings.Contains(res.EValue, "cannot use v1") {
+			t.Errorf("assigning the old type to the new: %q; want Go's type error", res.EValue)
+		}
+	})
+	t.Run("names-like-the-kernels", func(t *testing.T) {
+		// run and vars once clashed with the kernel's handles of the body and
+		// the variables.
+		ts.ok("func run() int { return 1 }\n%%\nvars := []int{run()}")
+		if got := ts.ok("%%\nfmt.Println(vars, run())"); got != "[1] 1\n" {
+			t.Errorf("names run and vars: %q", got)
+		}
+		for _, code := range []string{"var DlbdX = 3", "%%\nDlbdY := 4"} {
+			if res, _ := ts.fails(code); !strings.Contains(res.EValue, "reserved by the kernel") {
+				t.Errorf("%q: %q; want names starting with Dlbd refused", code, res.EValue)
+			}
+		}
+	})
 	t.Run("large-map-literal", func(t *testing.T) {
 		// The linker drops the initialisation of a large map literal that
 		// nothing in its plugin refers to; the cell's plugin must keep it.

@@ -20,5 +20,6 @@ build() { # build PKG NAME: only packages that exist and have tests
 build ./dl/internal/cuda/ cuda # the binding: tests, Gemm and Copy benchmarks
 build ./dl/ dl                 # package dl: the CUDA backend's tests (TestCUDA*)
 build ./dl/bench/ bench        # dl/bench: notebook 05's matmul benchmark
+build ./dl/dist/ dist          # dl/dist: CUDA ranks through NCCL, in-process and the nccl backend
 git rev-parse HEAD >.gpu/commit 2>/dev/null || true
 du -ch .gpu/*.test | tail -1

@@ -4,10 +4,11 @@
 # It needs no Go; python3 (with PyTorch, optional) gives the JSON summary
 # and the PyTorch anchor measured in the same run.
 #
-# Writes into $OUT (default .gpu/out), at most 7 files:
+# Writes into $OUT (default .gpu/out), at most 8 files:
 #   env.txt        nvidia-smi, driver, commit
 #   tests-cuda.txt tests of dl/internal/cuda (DL_REQUIRE_CUDA=1: no skips)
 #   tests-dl.txt   the CUDA backend's tests in package dl
+#   tests-dist.txt dl/dist's CUDA ranks: in-process through NCCLComm, and the nccl backend launched
 #   bench.txt      Sgemm/TF32/bf16/fp16 TFLOP/s at 4096 and 8192, H2D/D2H GB/s
 #   bench-nb05.txt notebook 05's matmul benchmark (dl/bench) on the GPU
 #   torch.txt      PyTorch anchor: bf16/fp32 matmul at 8192, copies
@@ -44,6 +45,7 @@ runtest() { # runtest BINARY PKGDIR OUTFILE [ARGS...]
 
 runtest cuda.test dl/internal/cuda tests-cuda.txt -test.v -test.timeout 4m || status=1
 runtest dl.test dl tests-dl.txt -test.v -test.short -test.run 'CUDA|NCCL' -test.timeout 4m || status=1
+runtest dist.test dl/dist tests-dist.txt -test.v -test.run 'GPU|NCCL' -test.timeout 4m || status=1
 runtest cuda.test dl/internal/cuda bench.txt -test.run '^$' -test.bench 'Gemm|Copy' -test.benchtime 20x -test.timeout 4m
 runtest bench.test dl/bench bench-nb05.txt -test.run '^$' -test.bench "$NB05_BENCH" -test.benchtime 10x -test.timeout 4m
 
@@ -86,7 +88,7 @@ for f in ("bench.txt", "bench-nb05.txt"):
         m = re.match(r"(Benchmark\S+?)(-\d+)?\s+\d+\s+(.*)", line)
         if m:
             res["benchmarks"][m.group(1)] = {u: float(v) for v, u in re.findall(r"([\d.]+) (\S+)", m.group(3))}
-for f in ("tests-cuda.txt", "tests-dl.txt"):
+for f in ("tests-cuda.txt", "tests-dl.txt", "tests-dist.txt"):
     t = read(f)
     res["tests"][f] = {k: len(re.findall(r"^--- %s: " % k, t, re.M)) for k in ("PASS", "FAIL", "SKIP")}
     res["tests"][f]["failed_names"] = re.findall(r"^--- FAIL: (\S+)", t, re.M)

@@ -65,6 +65,8 @@ func cParamKind(p string) string {
 		return "float"
 	case p == "unsigned char" || p == "char":
 		return "1"
+	case p == "ncclUniqueId":
+		return "128" // a struct of 128 bytes, passed by value
 	}
 	return "4" // int, unsigned int, and the enums (CUresult, cudaDataType, ncclDataType_t, ...)
 }

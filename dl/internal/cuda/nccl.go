@@ -20,6 +20,12 @@ var (
 	ncclGroupEnd       func() int32
 	ncclGetErrorString func(r int32) string
 	ncclGetLastError   func(comm uintptr) string
+	ncclGetUniqueId    func(id *UniqueID) int32
+	ncclCommInitRank   func(comm *uintptr, nranks int32, id UniqueID, rank int32) int32
+	ncclCommAbort      func(c uintptr) int32
+	ncclReduce         func(send, recv, count uint64, dt, op, root int32, comm, s uintptr) int32
+	ncclSend           func(send, count uint64, dt, peer int32, comm, s uintptr) int32
+	ncclRecv           func(recv, count uint64, dt, peer int32, comm, s uintptr) int32
 )
 
 var ncclSymbols = []symbol{
@@ -34,6 +40,12 @@ var ncclSymbols = []symbol{
 	sym(&ncclGroupEnd, "ncclGroupEnd"),
 	sym(&ncclGetErrorString, "ncclGetErrorString"),
 	opt(&ncclGetLastError, "ncclGetLastError"), // NCCL >= 2.13
+	sym(&ncclGetUniqueId, "ncclGetUniqueId"),
+	sym(&ncclCommInitRank, "ncclCommInitRank"),
+	opt(&ncclCommAbort, "ncclCommAbort"),
+	sym(&ncclReduce, "ncclReduce"),
+	opt(&ncclSend, "ncclSend"), // NCCL >= 2.7
+	opt(&ncclRecv, "ncclRecv"),
 }
 
 var nccl = &library{spec: specNCCL, syms: ncclSymbols}
@@ -108,6 +120,69 @@ func CommInitAll(ctxs []*Context) ([]*Comm, error) {
 		out[i] = &Comm{h: hs[i], Ctx: ctxs[i], Rank: i, Size: len(ctxs)}
 	}
 	return out, nil
+}
+
+// UniqueID is an ncclUniqueId: 128 opaque bytes that one rank makes
+// (GetUniqueID) and every rank of a multi-process communicator passes to
+// CommInitRank. It travels by value, as in C.
+type UniqueID struct{ Internal [128]byte }
+
+// GetUniqueID makes the id of a new communicator (ncclGetUniqueId).
+func GetUniqueID() (UniqueID, error) {
+	var id UniqueID
+	if err := LoadNCCL(); err != nil {
+		return id, err
+	}
+	return id, ncclCheck(ncclGetUniqueId(&id), "ncclGetUniqueId", "", 0)
+}
+
+// CommInitRank joins rank rank of an nranks communicator on ctx's device,
+// one process (or thread) per rank, like ncclCommInitRank. It blocks until
+// every rank has joined.
+func CommInitRank(ctx *Context, id UniqueID, rank, nranks int) (*Comm, error) {
+	if err := LoadNCCL(); err != nil {
+		return nil, err
+	}
+	var h uintptr
+	err := ctx.Do(func() error {
+		return ncclCheck(ncclCommInitRank(&h, int32(nranks), id, int32(rank)), "ncclCommInitRank", fmt.Sprintf("rank %d/%d", rank, nranks), 0)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Comm{h: h, Ctx: ctx, Rank: rank, Size: nranks}, nil
+}
+
+// Abort ends the communicator's pending operations and frees it
+// (ncclCommAbort), after a failure of another rank.
+func (c *Comm) Abort() error {
+	if ncclCommAbort == nil {
+		return c.Destroy()
+	}
+	return c.Ctx.Do(func() error { return ncclCheck(ncclCommAbort(c.h), "ncclCommAbort", "", 0) })
+}
+
+// Reduce queues recv of root = op over ranks of send (ncclReduce).
+func (c *Comm) Reduce(send, recv DevPtr, count, root int, t NCCLType, op RedOp, s Stream) error {
+	return c.do("ncclReduce", count, func() int32 {
+		return ncclReduce(uint64(send), uint64(recv), uint64(count), int32(t), int32(op), int32(root), c.h, uintptr(s))
+	})
+}
+
+// Send queues count elements of buf to rank peer (ncclSend, NCCL >= 2.7).
+func (c *Comm) Send(buf DevPtr, count, peer int, t NCCLType, s Stream) error {
+	if ncclSend == nil {
+		return fmt.Errorf("cuda: ncclSend needs NCCL 2.7 or newer")
+	}
+	return c.do("ncclSend", count, func() int32 { return ncclSend(uint64(buf), uint64(count), int32(t), int32(peer), c.h, uintptr(s)) })
+}
+
+// Recv queues the receipt of count elements from rank peer into buf.
+func (c *Comm) Recv(buf DevPtr, count, peer int, t NCCLType, s Stream) error {
+	if ncclRecv == nil {
+		return fmt.Errorf("cuda: ncclRecv needs NCCL 2.7 or newer")
+	}
+	return c.do("ncclRecv", count, func() int32 { return ncclRecv(uint64(buf), uint64(count), int32(t), int32(peer), c.h, uintptr(s)) })
 }
 
 // Destroy frees the communicator.

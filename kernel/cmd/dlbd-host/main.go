@@ -8,7 +8,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 
@@ -37,11 +36,11 @@ func main() {
 		Requests: requests,
 		Replies:  replies,
 		Marker:   os.Getenv("DLBD_HOST_MARKER"),
-		BeforeCell: func(ctx context.Context) {
-			_ = ctx // dl's long operations will watch it (dl.SetCancel)
-			_ = dl.CPU
-		},
-		AfterCell: gonbui.Sync,
+		// dl's long operations (GEMM blocks, allocations, backward nodes,
+		// optimizer steps, loader batches) stop at their next check with a
+		// *dl.CanceledError once the cell's context is cancelled.
+		BeforeCell: dl.SetCancel,
+		AfterCell:  gonbui.Sync,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dlbd-host:", err)

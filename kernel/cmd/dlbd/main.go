@@ -6,6 +6,7 @@
 //	dlbd guard                                                        the kernel's guard process (started by launch)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
 //	dlbd doctor                                                       end-to-end check of the installed kernel
+//	dlbd run --nproc-per-node N [--backend B] PROG [ARGS]...          start a distributed job, like torchrun
 package main
 
 import (
@@ -49,7 +50,8 @@ commands:
   launch      start the kernel for a Jupyter connection file (used by kernel.json)
   notebooks   execute notebooks with nbconvert on the dlbd kernel and report failed cells
   doctor      check the installed kernel end to end and say what is wrong
-  warm        build a stateful cell once, so that notebooks' first cells are fast`
+  warm        build a stateful cell once, so that notebooks' first cells are fast
+  run         start a distributed job on N processes, like torchrun (dlbd run -h)`
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string) error {
 		return runNotebooks(ctx, rest)
 	case "doctor":
 		return runDoctor(ctx, rest)
+	case "run":
+		return runRun(ctx, rest)
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil

@@ -206,7 +206,7 @@ func panicked(req Request, phase string, r any, stack []byte) Reply {
 		if j := strings.LastIndex(fn, "("); j > 0 {
 			fn = fn[:j] + "(...)"
 		}
-		if name, ok := strings.CutSuffix(fn, ".Dlbd_run(...)"); ok {
+		if name, ok := strings.CutSuffix(fn, ".DlbdRun(...)"); ok { // compose.RunFunc
 			fn = name + " body" // the cell's lines after %%
 		}
 		frames = append(frames, "\t"+strings.TrimPrefix(fn, "dlbd.cells/")+" [[ "+at+" ]]")

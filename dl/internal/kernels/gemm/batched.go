@@ -3,6 +3,8 @@ package gemm
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/dlbd/dlbd/dl/internal/cancel"
 )
 
 // Batched holds the extra arguments of a strided batched product:
@@ -77,17 +79,39 @@ func (ks *Kernels[T]) RunBatched(k int, p *Args[T], bt Batched) {
 	} else if k != KernelBlocked {
 		ks.Run(k, p) // panics with the "unknown kernel" message
 	}
-	var next, done atomic.Int32
+	// Items run on helper goroutines, which must not panic: blocked
+	// returns the context's error, and the gang stops the others.
+	var (
+		next, done atomic.Int32
+		g          gang
+		complete   bool
+	)
 	items := int32(bt.Count)
 	work := func() {
 		for i := next.Add(1) - 1; i < items; i = next.Add(1) - 1 {
+			if g.stopped() {
+				return
+			}
 			q := p.item(bt, int(i))
-			Blocked(mk, 1, &q)
+			if err := blocked(mk, 1, &q); err != nil {
+				g.err.CompareAndSwap(nil, &err)
+				g.stop.Store(true)
+				return
+			}
 			done.Add(1)
 		}
 	}
-	goParallel(min(nt, bt.Count)-1, work, func() {
+	goParallel(min(nt, bt.Count)-1, func() {
+		if g.enter() {
+			work()
+		}
+		g.leave()
+	}, func() {
 		work()
-		wait(&done, items)
+		complete = g.wait(&done, items)
 	})
+	if !complete {
+		g.quiesce()
+		panic(&cancel.Stopped{Op: p.Op, Err: g.cause()})
+	}
 }

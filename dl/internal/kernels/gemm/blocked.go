@@ -1,5 +1,7 @@
 package gemm
 
+import "github.com/dlbd/dlbd/dl/internal/cancel"
+
 // minParallelFlops: below this much work a second goroutine costs more
 // (hand-over, duplicated packing) than it saves.
 const minParallelFlops = 2 * 64 * 64 * 64
@@ -21,20 +23,32 @@ const minParallelFlops = 2 * 64 * 64 * 64
 // counters (see job), so a worker that starts late, or runs on a core that
 // another process is using, simply takes fewer chunks: nobody waits for a
 // fixed share.  The caller's goroutine is one of the workers.
+//
+// Blocked panics with a *cancel.Stopped naming p.Op if the context given
+// to dl.SetCancel is done before C is complete; C is then partly written,
+// and every helper goroutine has left the call.
 func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
+	if err := blocked(mk, nt, p); err != nil {
+		panic(&cancel.Stopped{Op: p.Op, Err: err})
+	}
+}
+
+// blocked is Blocked returning the context's error instead of panicking,
+// for callers that run it on helper goroutines (RunBatched).
+func blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 	if p.Trivial() {
-		return
+		return nil
 	}
 	if 2*p.M*p.N*p.K < minParallelFlops {
 		nt = 1
 	}
 	if 2*p.N <= mk.NR && p.M >= 2*mk.MR {
-		transposed(mk, nt, p)
-		return
+		return transposed(mk, nt, p)
 	}
 	j := newJob(mk, p, nt)
 	ws := getWorkspace(mk, j.chunkRows, min(mk.NC, ceilDiv(p.N, mk.NR)*mk.NR))
 	j.b = ws.b // the shared B block
+	done := false
 	if j.nt > 1 {
 		// Workers take their own workspace; the caller does not wait for
 		// them to return, only for the work (job.run waits for every
@@ -42,13 +56,22 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 		// chunk does not stall the call.
 		goParallel(j.nt-1, func() {
 			w := getWorkspace(mk, j.chunkRows, 0)
-			j.run(w)
+			j.help(w)
 			putWorkspace(w)
-		}, func() { j.run(ws) })
+		}, func() { done = j.run(ws) })
 	} else {
-		j.run(ws)
+		done = j.run(ws)
+	}
+	if !done {
+		// Cancelled: helpers may still be inside a chunk, writing into C
+		// and reading the shared B block; wait for them to leave.
+		j.quiesce()
 	}
 	putWorkspace(ws)
+	if !done {
+		return j.cause()
+	}
+	return nil
 }
 
 // transposed computes a product with few columns (n <= NR/2, e.g. the
@@ -56,13 +79,16 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 // scratch buffer, then adds its transpose into C: tiles of NR=32 columns
 // would be mostly padding (10 of 32 columns used), tiles of MR=14 rows
 // are not (10 of 14).
-func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
+func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 	ws := getWorkspace(mk, 0, 0)
 	ws.t = aligned(ws.t, p.N*p.M)
 	q := Args[T]{Op: p.Op, TransA: !p.TransB, TransB: !p.TransA, M: p.N, N: p.M, K: p.K,
 		Alpha: p.Alpha, A: p.B, LDA: p.LDB, B: p.A, LDB: p.LDA, Beta: 0, C: ws.t, LDC: p.M,
 		Half: p.Half, AH: p.BH, BH: p.AH}
-	Blocked(mk, nt, &q)
+	if err := blocked(mk, nt, &q); err != nil {
+		putWorkspace(ws)
+		return err
+	}
 	for i := 0; i < p.M; i++ {
 		crow := p.C[i*p.LDC:][:p.N]
 		for j := range crow {
@@ -70,6 +96,7 @@ func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 		}
 	}
 	putWorkspace(ws)
+	return nil
 }
 
 // macroKernel runs the micro-kernel over rows [ic, ic+mc) and columns
@@ -80,9 +107,17 @@ func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 // prefetcher follows.  (BLIS keeps a B micro-panel in L1 instead, jr
 // outside; at KC=256 and NR=32 that panel is 32 KiB, all of Zen 4's L1,
 // and this order measured 2-9% faster at n = 1024..2048 on one core.)
-func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc, mc, nc, kc int, beta T) {
+//
+// It polls g (cancellation, see gang) before each A micro-panel, so a
+// cancel waits for at most MR x NC x KC of work (29 MFLOP with the AVX-512
+// kernel, 4 MFLOP with the portable one), not a whole chunk; a chunk cut
+// short leaves C partly written, which a cancelled call allows.
+func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc, mc, nc, kc int, beta T, g *gang) {
 	mr, nr, ldc := mk.MR, mk.NR, p.LDC
 	for ir := 0; ir < mc; ir += mr {
+		if g.stopped() {
+			return
+		}
 		mb := min(mr, mc-ir)
 		ap := &a[ir*kc]
 		for jr := 0; jr < nc; jr += nr {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/dlbd/dlbd/dl/internal/cancel"
 )
 
 // The kernel numbers shared by the f32.Kernel and f64.Kernel enums.
@@ -66,7 +68,9 @@ func (ks *Kernels[T]) Available(k int) bool {
 
 // Run checks p and computes it with kernel number k (Auto: SIMD when
 // available, else Blocked).  It panics with an *ArgError on bad arguments
-// or an unavailable kernel.
+// or an unavailable kernel, and with a *cancel.Stopped when the context of
+// dl.SetCancel is done before C is complete (every kernel checks it
+// between pieces of work: macro-blocks, rows, bands of rows).
 func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 	p.Check()
 	if k == KernelAuto {
@@ -85,10 +89,10 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 	case KernelGonum:
 		if p.Half != NoHalf { // gonum reads only T
 			q := p.decoded()
-			ks.Gonum(&q)
+			ks.gonumPieces(&q)
 			return
 		}
-		ks.Gonum(p)
+		ks.gonumPieces(p)
 	case KernelSIMD:
 		if len(ks.SIMD) == 0 {
 			p.fail("kernel simd is not available on this machine (%s, or built with -tags noasm); check Kernel.Available or use Auto", runtime.GOARCH)
@@ -97,6 +101,43 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 	default:
 		p.fail("unknown kernel %s; use Auto, Naive, Blocked, Gonum or SIMD", KernelName(k))
 	}
+}
+
+// gonumPiece is the work (flops) of one piece of a gonum call: about
+// 50 ms at gonum's ~20 GFLOP/s on two cores.
+const gonumPiece = 1 << 30
+
+// gonumPieces runs gonum's BLAS on bands of rows of C, checking the
+// context of dl.SetCancel between bands: gonum cannot be stopped inside a
+// call.  Bands of at least 64 rows keep its own blocking intact.
+func (ks *Kernels[T]) gonumPieces(p *Args[T]) {
+	flopsPerRow := 2 * p.N * p.K
+	rows := p.M
+	if flopsPerRow > 0 {
+		rows = min(p.M, max(64, gonumPiece/flopsPerRow))
+	}
+	if rows >= p.M {
+		ks.Gonum(p)
+		return
+	}
+	for i := 0; i < p.M; i += rows {
+		cancel.Check(p.Op)
+		q := p.rows(i, min(i+rows, p.M))
+		ks.Gonum(&q)
+	}
+}
+
+// rows returns the product restricted to rows [i0, i1) of C.
+func (p *Args[T]) rows(i0, i1 int) Args[T] {
+	q := *p
+	q.M = i1 - i0
+	q.C = p.C[i0*p.LDC:]
+	if p.TransA { // A is stored k x m: row i of op(A) is column i
+		q.A = p.A[i0:]
+	} else {
+		q.A = p.A[i0*p.LDA:]
+	}
+	return q
 }
 
 // simd returns the SIMD micro-kernel for p: BF16 for bfloat16 operands

@@ -3,6 +3,8 @@ package gemm
 import (
 	"runtime"
 	"sync/atomic"
+
+	"github.com/dlbd/dlbd/dl/internal/cancel"
 )
 
 // job is one Blocked call shared by its goroutines.  The (jc, pc) blocks
@@ -12,6 +14,12 @@ import (
 // waits until all chunks are done before the next block overwrites b.
 // The waits are what keeps K blocks of the same C element in order (the
 // first applies beta, the later ones add).
+//
+// Cancellation (dl.SetCancel, see gang): every goroutine polls the
+// context before each B group, each chunk and each A micro-panel of a
+// chunk (MR x NC x KC of work); once one sees it done all give up, and the caller's
+// goroutine waits until no helper is inside run before it reports, so no
+// helper writes into C or the shared B block after the call returned.
 type job[T Float] struct {
 	mk *MicroKernel[T]
 	p  *Args[T]
@@ -24,6 +32,8 @@ type job[T Float] struct {
 	partsN    int // chunks along N of a block: 1 unless M is short
 
 	blocks []blockState
+
+	gang // cancellation state shared by the goroutines
 }
 
 // blockState holds the counters of one (jc, pc) block.
@@ -71,8 +81,18 @@ func blockDepth(k, kc int) int {
 // maxDepth is the deepest block blockDepth returns for kc.
 func maxDepth(kc int) int { return ceilDiv(kc+kc/4, 16)*16 + 16 }
 
-// run is one goroutine's part of the job; ws is its workspace.
-func (j *job[T]) run(ws *workspace[T]) {
+// help is a helper goroutine's part: run, unless the job already gave up.
+func (j *job[T]) help(ws *workspace[T]) {
+	if j.enter() {
+		j.run(ws)
+	}
+	j.leave()
+}
+
+// run is one goroutine's part of the job; ws is its workspace.  It
+// returns false if the job gave up (the context is done) before C was
+// complete.
+func (j *job[T]) run(ws *workspace[T]) bool {
 	mk, p := j.mk, j.p
 	bi := 0
 	for jc := 0; jc < p.N; jc += mk.NC {
@@ -84,13 +104,18 @@ func (j *job[T]) run(ws *workspace[T]) {
 			blk := &j.blocks[bi]
 			bi++
 			for g := blk.nextB.Add(1) - 1; g < groups; g = blk.nextB.Add(1) - 1 {
+				if j.stopped() {
+					return false
+				}
 				q0 := int(g) * bGroup
 				q1 := min(q0+bGroup, panels)
 				cols := min(q1*mk.NR, nc) - q0*mk.NR
 				mk.packB(j.b[q0*mk.NR*kc:q1*mk.NR*kc], p, pc, jc+q0*mk.NR, kc, cols)
 				blk.doneB.Add(1)
 			}
-			wait(&blk.doneB, groups)
+			if !j.wait(&blk.doneB, groups) {
+				return false
+			}
 			// The first K block applies the caller's beta; later ones add.
 			beta := T(1)
 			if pc == 0 {
@@ -98,12 +123,18 @@ func (j *job[T]) run(ws *workspace[T]) {
 			}
 			chunks := int32(j.chunksM * j.partsN)
 			for c := blk.nextC.Add(1) - 1; c < chunks; c = blk.nextC.Add(1) - 1 {
+				if j.stopped() {
+					return false
+				}
 				j.chunk(ws, int(c), jc, nc, pc, kc, panels, beta)
 				blk.doneC.Add(1)
 			}
-			wait(&blk.doneC, chunks)
+			if !j.wait(&blk.doneC, chunks) {
+				return false
+			}
 		}
 	}
+	return true
 }
 
 // chunk computes chunk c of block (jc, pc): its rows of A are packed into
@@ -116,16 +147,71 @@ func (j *job[T]) chunk(ws *workspace[T], c, jc, nc, pc, kc, panels int, beta T) 
 	q0, q1 := panels*cn/j.partsN, panels*(cn+1)/j.partsN
 	n0, n1 := q0*mk.NR, min(q1*mk.NR, nc)
 	mk.packA(ws.a, p, i0, pc, mc, kc)
-	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta)
+	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta, &j.gang)
 }
 
-// wait spins until *v reaches n.  It is only ever waiting for work that
-// another goroutine is doing right now (a chunk, a B group), so it spins,
-// yielding the P now and then to other goroutines.
-func wait(v *atomic.Int32, n int32) {
-	for i := 0; v.Load() < n; i++ {
+// gang is the cancellation state of the goroutines of one call
+// (dl.SetCancel).  Every goroutine polls the context before each piece of
+// work (stopped); the first to see it done records its error and sets
+// stop; then every loop and every wait gives up.  Helpers are counted in
+// active (enter, leave), so that the caller's goroutine can wait until
+// none is still writing into C (quiesce) before it reports.
+type gang struct {
+	stop   atomic.Bool           // the context is done: give up
+	err    atomic.Pointer[error] // the context's error, stored before stop
+	active atomic.Int32          // helpers between enter and leave
+}
+
+// stopped reports whether the call gives up: another goroutine saw the
+// context done, or this one sees it now.
+func (g *gang) stopped() bool {
+	if g.stop.Load() {
+		return true
+	}
+	if err := cancel.Err(); err != nil {
+		g.err.CompareAndSwap(nil, &err)
+		g.stop.Store(true)
+		return true
+	}
+	return false
+}
+
+// enter counts a helper in and reports whether it should work.  It counts
+// first and looks at stop second, so that a caller that saw stop and then
+// active == 0 knows no helper can still start: one counted after that
+// sees stop (Go's atomics are sequentially consistent) and does nothing.
+func (g *gang) enter() bool {
+	g.active.Add(1)
+	return !g.stop.Load()
+}
+
+// leave counts a helper out.
+func (g *gang) leave() { g.active.Add(-1) }
+
+// quiesce waits until every helper has left (after stop was set).
+func (g *gang) quiesce() {
+	for i := 0; g.active.Load() > 0; i++ {
 		if i%64 == 63 {
 			runtime.Gosched()
 		}
 	}
+}
+
+// cause returns the context's error that stopped the call.
+func (g *gang) cause() error { return *g.err.Load() }
+
+// wait spins until *v reaches n, and returns true, or until the call
+// gives up, and returns false.  It is only ever waiting for work that
+// another goroutine is doing right now (a chunk, a B group), so it spins,
+// yielding the P now and then to other goroutines.
+func (g *gang) wait(v *atomic.Int32, n int32) bool {
+	for i := 0; v.Load() < n; i++ {
+		if i%64 == 63 {
+			if g.stop.Load() {
+				return false
+			}
+			runtime.Gosched()
+		}
+	}
+	return true
 }

@@ -1,5 +1,7 @@
 package gemm
 
+import "github.com/dlbd/dlbd/dl/internal/cancel"
+
 // Naive is the course's triple loop ("bucles for"), the reference every
 // faster kernel is tested against:
 //
@@ -10,9 +12,12 @@ package gemm
 //
 // with alpha, beta and the transposes of BLAS added.  The inner loop walks
 // a column of B (stride ldb), so every step misses the cache once the
-// matrices outgrow it: this is what makes it slow, not Go.
+// matrices outgrow it: this is what makes it slow, not Go.  It checks
+// the context of dl.SetCancel before each row of C (a *cancel.Stopped
+// panic when it is done).
 func Naive[T Float](p *Args[T]) {
 	for i := 0; i < p.M; i++ {
+		cancel.Check(p.Op)
 		for j := 0; j < p.N; j++ {
 			var sum T
 			for q := 0; q < p.K; q++ {

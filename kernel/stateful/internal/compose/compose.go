@@ -139,7 +139,7 @@ func (u *unit) parse() error {
 		return err
 	}
 	for _, d := range u.ast.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == runFunc && u.h.fset.Position(fd.Pos()).Filename == generatedFile {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == RunFunc && u.h.fset.Position(fd.Pos()).Filename == generatedFile {
 			u.body = fd
 		}
 	}
@@ -204,7 +204,7 @@ func (u *unit) check() error {
 	u.pkg = types.NewPackage(ModulePath+"/"+u.in.Name, u.in.Name)
 	declared := declaredNames(u.ast)
 	for name := range declared {
-		if strings.HasPrefix(name, reservedPrefix) && name != runFunc {
+		if strings.HasPrefix(name, reservedPrefix) && name != RunFunc { // RunFunc: the body, which the kernel declares
 			u.problem(token.Position{}, fmt.Sprintf("%s: names starting with %s are reserved by the kernel; choose another name", name, reservedPrefix))
 		}
 	}

@@ -59,6 +59,11 @@ func (u *unit) generate() (*Output, error) {
 	}
 	decls.WriteString(aliases)
 	for _, obj := range u.objects(lifted) {
+		if strings.HasPrefix(obj.Name(), reservedPrefix) {
+			pos := u.h.fset.Position(obj.Pos())
+			return nil, &Error{Cell: u.in.Num, Problems: []Problem{{Line: pos.Line, Col: pos.Column,
+				Msg: fmt.Sprintf("%s: names starting with %s are reserved by the kernel; choose another name", obj.Name(), reservedPrefix)}}}
+		}
 		ref, handle, err := u.handle(w, obj)
 		if err != nil {
 			return nil, err
@@ -69,7 +74,7 @@ func (u *unit) generate() (*Output, error) {
 	}
 
 	// Every variable is reachable from the plugin (which refers to
-	// Dlbd_vars): the linker drops the initialisation of a large map
+	// DlbdVars): the linker drops the initialisation of a large map
 	// literal that nothing in the plugin refers to, and a later cell would
 	// find the map nil.
 	var vars []string
@@ -78,7 +83,7 @@ func (u *unit) generate() (*Output, error) {
 			vars = append(vars, "&"+v.Name())
 		}
 	}
-	fmt.Fprintf(&decls, "var %s = []any{%s}\n", varsHandle, strings.Join(vars, ", "))
+	fmt.Fprintf(&decls, "var %s = []any{%s}\n", VarsHandle, strings.Join(vars, ", "))
 
 	var body strings.Builder
 	body.WriteString(u.ed.render(u.lay.bodyStart, u.lay.bodyEnd))
@@ -105,7 +110,7 @@ func (u *unit) generate() (*Output, error) {
 	src.WriteString(u.ed.render(u.lay.declStart, u.lay.declEnd))
 	src.WriteString("\n")
 	src.WriteString(decls.String())
-	fmt.Fprintf(&src, "func %s() {\n", runFunc)
+	fmt.Fprintf(&src, "func %s() {\n", RunFunc)
 	if u.in.HasBody {
 		src.WriteString(lineDirective(u.file, u.lay.bodyLine, 0))
 	}
@@ -200,7 +205,7 @@ func (u *unit) objects(lifted []*types.Var) []types.Object {
 	scope := u.pkg.Scope()
 	for _, name := range scope.Names() {
 		obj := scope.Lookup(name)
-		if _, earlier := u.hist[obj]; earlier || obj.Name() == runFunc || obj.Name() == "_" {
+		if _, earlier := u.hist[obj]; earlier || obj.Name() == RunFunc || obj.Name() == "_" {
 			continue
 		}
 		if f, ok := obj.(*types.Func); ok && f.Name() == "init" {
@@ -243,7 +248,7 @@ func (u *unit) handle(w *typeWriter, obj types.Object) (ref, decl string, err er
 	if obj.Exported() {
 		return obj.Name(), "", nil
 	}
-	ref = reservedPrefix + obj.Name()
+	ref = handlePrefix + obj.Name()
 	switch obj := obj.(type) {
 	case *types.Var:
 		return ref, fmt.Sprintf("var %s = &%s\n", ref, obj.Name()), nil

@@ -84,16 +84,22 @@ func lineDirective(file string, line, col int) string {
 // generatedFile names positions of code the kernel writes itself.
 const generatedFile = "dlbd-generated"
 
-// runFunc is the function that holds a cell's body; the plugin calls it.
-const runFunc = "Dlbd_run"
+// RunFunc is the function that holds a cell's body; the plugin calls it.
+// The kernel's own names start with "Dlbd" without the underscore of the
+// handles (Dlbd_x for a cell's x), so that no name of a cell collides with
+// them.
+const RunFunc = "DlbdRun"
 
-// varsHandle lists the addresses of a cell's variables; the plugin refers
+// VarsHandle lists the addresses of a cell's variables; the plugin refers
 // to it, so that the linker keeps their initialisation.
-const varsHandle = "Dlbd_vars"
+const VarsHandle = "DlbdVars"
 
-// reservedPrefix starts the names the kernel gives its handles; a cell may
-// not declare names that start with it.
-const reservedPrefix = "Dlbd_"
+// handlePrefix starts the exported handles of a cell's unexported names.
+const handlePrefix = "Dlbd_"
+
+// reservedPrefix starts every name the kernel generates; a cell may not
+// declare names that start with it.
+const reservedPrefix = "Dlbd"
 
 // layout is the source go/types checks: the package clause, the imports,
 // the cell's declarations and its body in a function, with the offsets of
@@ -132,7 +138,7 @@ func build(pkgName, cellFile, decls, body string, bodyLine int, hasBody, callMai
 	b.WriteString(decls)
 	l.declEnd = b.Len()
 	b.WriteString("\n" + lineDirective(generatedFile, 1, 0))
-	fmt.Fprintf(&b, "func %s() {\n", runFunc)
+	fmt.Fprintf(&b, "func %s() {\n", RunFunc)
 	switch {
 	case hasBody:
 		b.WriteString(lineDirective(cellFile, bodyLine, 0))

@@ -1,0 +1,84 @@
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStartKillGroup(t *testing.T) {
+	// A shell that starts a child of its own in the background: Kill must
+	// end both (the group), not just the shell.
+	cmd := exec.Command("/bin/sh", "-c", "sleep 120 & echo $! ; wait")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(cmd, Options{Group: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 32)
+	n, _ := out.Read(buf)
+	child := strings.TrimSpace(string(buf[:n]))
+	p.Kill()
+	if !p.Exited() || p.ExitCode() != 128+9 {
+		t.Errorf("after Kill: exited %v, status %d; want killed (137)", p.Exited(), p.ExitCode())
+	}
+	if !strings.Contains(p.Describe(), "signal 9") {
+		t.Errorf("Describe() = %q; want it to name signal 9", p.Describe())
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat("/proc/" + child); err == nil {
+		if stat, _ := os.ReadFile("/proc/" + child + "/stat"); !strings.Contains(string(stat), ") Z ") {
+			t.Errorf("the shell's background child %s outlived Kill of its group", child)
+		}
+	}
+}
+
+func TestRunGuard(t *testing.T) {
+	victim := exec.Command("sleep", "120")
+	p, err := Start(victim, Options{Group: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inTmp, err := os.MkdirTemp("", "guard-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir() // also under the temporary directory
+	// A directory outside the temporary directory (here, beside the test)
+	// is never removed, even when a line names it.
+	keep, err := filepath.Abs("guard-keep-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(keep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(keep)
+	in := strings.NewReader("group " + itoa(p.Pid()) + "\ndir " + inTmp + "\ndir " + keep + "\ndir relative/path\nnonsense\n")
+	if err := RunGuard(in); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the guard did not kill the group it was told about")
+	}
+	if _, err := os.Stat(inTmp); !os.IsNotExist(err) {
+		t.Errorf("%s still exists after the guard ran", inTmp)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("the guard removed %s, outside the temporary directory", keep)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("the guard removed %s, which it was not told about", outside)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
