@@ -199,6 +199,16 @@ func TestImageRunsAsTheREADMESays(t *testing.T) {
 			t.Errorf("jupyter kernelspec list:\n%s", out)
 		}
 	})
+	t.Run("trimmed", func(t *testing.T) {
+		c := c.on(t)
+		// What students never use stays out (README, "What the image holds"): the module zips
+		// (the go command builds from the extracted modules), Go's own tests, git with Perl.
+		out := c.exec("sh", "-c", `find /opt/go/pkg/mod/cache/download -name '*.zip' | head -3
+for p in /usr/local/go/test /usr/local/go/api /usr/bin/git; do [ ! -e $p ] || echo $p; done`)
+		if strings.TrimSpace(out) != "" {
+			t.Errorf("the image holds what students do not need:\n%s", out)
+		}
+	})
 	t.Run("first-cell", func(t *testing.T) {
 		c := c.on(t)
 		// dlbd doctor starts a kernel as Jupyter does and times its cells: the first one of a

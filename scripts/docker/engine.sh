@@ -50,7 +50,8 @@ stop() {
   local pid
   pid=$(cat "$started")
   rm -f "$started"
-  kill -0 "$pid" 2>/dev/null || return 0
+  # A pid file left by a run that was killed may name another process by now.
+  [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = dockerd ] || return 0
   say "stopping the dockerd this run started (pid $pid)"
   kill -TERM "$pid"
   for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || return 0; sleep 1; done

@@ -7,8 +7,9 @@
 # misses would come in at whatever version is newest).
 #
 # Interpreters: the arguments, or every Python 3.10+ found here: Debian's /usr/bin/python3 (the
-# image's: 3.11.2 on Debian 12), python3.N on PATH and pyenv's versions. Versions 3.10 to 3.13
-# must be among them: a Python that is missing fails the check (install it, or name interpreters).
+# image's: 3.11.2 on Debian 12), python3.N on PATH and pyenv's versions ($PYENV_ROOT, default
+# ~/.pyenv). Versions 3.10 to 3.13 must be among them: a Python that is missing fails the check
+# (install it, or name interpreters).
 # Needs the project's .venv (scripts/setup.sh) and the network to PyPI; `make lock-check`.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -21,9 +22,10 @@ pythons=("$@")
 if [ ${#pythons[@]} -eq 0 ]; then
   pythons=(/usr/bin/python3)
   for n in 10 11 12 13 14 15; do pythons+=("$(command -v "python3.$n" || true)"); done
-  if command -v pyenv >/dev/null; then
-    for d in "$(pyenv root)"/versions/3.*/bin/python3; do pythons+=("$d"); done
-  fi
+  # pyenv's versions, whether or not pyenv is on PATH.
+  pyenv_root=${PYENV_ROOT:-$HOME/.pyenv}
+  command -v pyenv >/dev/null && pyenv_root=$(pyenv root)
+  for d in "$pyenv_root"/versions/3.*/bin/python3; do pythons+=("$d"); done
 fi
 
 tmp=$(mktemp -d)
@@ -69,7 +71,7 @@ EOF
 declare -A seen=()
 versions=()
 for py in "${pythons[@]}"; do
-  [ -n "$py" ] && [ -x "$py" ] || continue
+  if [ -z "$py" ] || [ ! -x "$py" ]; then continue; fi
   v=$("$py" -c 'import platform; print(platform.python_version())' 2>/dev/null) || continue  # a pyenv shim of another version
   case "$v" in 3.[0-9].*|2.*) continue ;; esac   # older than 3.10: not supported
   [ -z "${seen[$v]:-}" ] || continue
