@@ -24,6 +24,8 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# Progress goes to stderr: stdout carries the build arguments.
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 pick_cli || die "no Docker CLI that builds with BuildKit (scripts/docker/engine.sh start)"
 
 want_cuda=0

@@ -21,7 +21,9 @@ start() {
     say "using the running Docker engine ($("$docker_cli" version --format '{{.Server.Version}}'))"
     return 0
   fi
-  if [ -n "${docker_cli:-}" ] && "$docker_cli" info 2>&1 | grep -q 'permission denied'; then
+  local info=
+  [ -z "${docker_cli:-}" ] || info=$("$docker_cli" info 2>&1 || true)
+  if [[ "$info" == *"permission denied"* ]]; then
     no_engine "a Docker engine runs, but this user may not use it (add it to the group docker)"
   fi
   [ "$(id -u)" = 0 ] || no_engine "no Docker engine answers, and starting one needs root"

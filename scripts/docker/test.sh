@@ -11,7 +11,8 @@
 #      .dockerignore says), in build/docker/context;
 #   4. the build, with this machine's CA bundle as the build secret ca_certs (DLBD_CA_CERTS, default
 #      /etc/ssl/certs/ca-certificates.crt): the way through a TLS-inspecting proxy; time and size;
-#   5. go test -run TestImage ./docker/ against it; 6. the CUDA variant (DLBD_DOCKER_CUDA=0: not).
+#   5. go test -run TestImage ./docker/ against it, while 6. the CUDA variant builds (then its
+#      test; DLBD_DOCKER_CUDA=0: not).
 #
 # DLBD_DOCKER_TEST=0 skips everything; DLBD_DOCKER_TEST=1 makes "no engine" a failure.
 # Logs: build/docker/. Kept between runs on one machine: the engine's images and build cache, the
@@ -51,12 +52,15 @@ cuda_base=nvidia/cuda:12.9.1-runtime-ubuntu24.04
 if [ "${DLBD_DOCKER_BASES:-local}" = public ]; then
   say "base images: the Dockerfile's own (pulled from their registry)"
 else
+  t0=$(date +%s)
+  bases=$("$here/bases.sh" --cuda) || die "could not make the local base images (see above)"
   while IFS='=' read -r k v; do
     case "$k" in
       BASE|GO_IMAGE) args+=(--build-arg "$k=$v") ;;
       CUDA_BASE) cuda_base=$v ;;
     esac
-  done < <("$here/bases.sh" --cuda)
+  done <<<"$bases"
+  say "base images ready in $(( $(date +%s) - t0 )) s"
   say "base images: local stand-ins (${args[*]}; CUDA: $cuda_base)"
 fi
 
@@ -97,22 +101,37 @@ size=$(dk image inspect -f '{{.Size}}' "$image")
 say "built $image in $((build_s / 60)) min $((build_s % 60)) s; image size $((size / 1000000)) MB"
 # What the size is made of (du inside the image).
 dk run --rm --entrypoint du "$image" -sh /usr/lib/jvm /usr/lib/gcc /usr/local/go /opt/go/pkg/mod /opt/go/cache \
-  /opt/dlbd/.venv /opt/dlbd/.kafka /opt/dlbd/bin 2>/dev/null | sed "s/^/${0##*/}:   /" || true
+  /opt/dlbd/.venv /opt/dlbd/.kafka /opt/dlbd/.assets /opt/dlbd/bin 2>/dev/null | sed "s/^/${0##*/}:   /" || true
 
-# --- 5. the image's tests ----------------------------------------------------------------------
+# --- 5. the image's tests, while the CUDA variant builds (6.: its stages differ from the first
+# build's from the base on, so they are built again; the download and Go caches are shared) ----
+cuda_pid=
+if [ "${DLBD_DOCKER_CUDA:-1}" != 0 ]; then
+  cuda=dlbd:docker-test-cuda
+  say "building $cuda on $cuda_base in the background (log: $state/build-cuda.log)"
+  build "$cuda" "$state/build-cuda.log" "${args[@]}" --build-arg "BASE=$cuda_base" \
+    >"$state/build-cuda.seconds" 2>"$state/build-cuda.err" &
+  cuda_pid=$!
+  trap '[ -z "$cuda_pid" ] || kill "$cuda_pid" 2>/dev/null; cleanup' EXIT
+fi
 cd "$repo"
 status=0
 DLBD_IMAGE=$image DLBD_DOCKER=$docker_cli DLBD_CA_CERTS=${secret:+$ca} go test -count=1 -timeout 30m -v -run '^TestImage(Runs|Trusts)' ./docker/ \
   2>&1 | tee "$state/test.log" || status=1
 
 # --- 6. the CUDA variant's Dockerfile path on a stand-in base -----------------------------------
-if [ "${DLBD_DOCKER_CUDA:-1}" != 0 ]; then
-  cuda=dlbd:docker-test-cuda
-  say "building $cuda on $cuda_base (log: $state/build-cuda.log)"
-  cuda_s=$(build "$cuda" "$state/build-cuda.log" "${args[@]}" --build-arg "BASE=$cuda_base")
-  say "built $cuda in $((cuda_s / 60)) min $((cuda_s % 60)) s"
-  DLBD_CUDA_IMAGE=$cuda DLBD_DOCKER=$docker_cli go test -count=1 -timeout 10m -v -run '^TestImageCUDAVariant' ./docker/ \
-    2>&1 | tee "$state/test-cuda.log" || status=1
+if [ -n "$cuda_pid" ]; then
+  if wait "$cuda_pid"; then
+    cuda_pid=
+    cuda_s=$(cat "$state/build-cuda.seconds")
+    say "built $cuda in $((cuda_s / 60)) min $((cuda_s % 60)) s (beside the tests above)"
+    DLBD_CUDA_IMAGE=$cuda DLBD_DOCKER=$docker_cli go test -count=1 -timeout 10m -v -run '^TestImageCUDAVariant' ./docker/ \
+      2>&1 | tee "$state/test-cuda.log" || status=1
+  else
+    cuda_pid=
+    cat "$state/build-cuda.err" >&2
+    status=1
+  fi
 fi
 
 total=$(( $(date +%s) - t_start ))
