@@ -36,21 +36,23 @@ fi
 #     the last start is the new version put beside it, as NAME.nuevo.ipynb (once per change).
 shipped="$course/.dlbd-shipped"
 touch "$shipped"
+# put SRC DST: copy atomically (a copy cut short by a stop would later pass for a student's edit).
+put() { cp "$1" "$2.tmp-$$" && mv "$2.tmp-$$" "$2"; }
 for src in "$repo"/notebooks/*.ipynb; do
   name=$(basename "$src")
   dst="$course/$name"
   new=$(sha256sum "$src" | cut -d' ' -f1)
   last=$(awk -v n="$name" '$2 == n {print $1}' "$shipped")
   if [ ! -e "$dst" ]; then
-    cp "$src" "$dst"
+    put "$src" "$dst"
   else
     cur=$(sha256sum "$dst" | cut -d' ' -f1)
     if [ "$cur" = "$new" ] || [ "$new" = "$last" ]; then
       :  # up to date, or the student's edit of a notebook the image did not change
     elif [ "$cur" = "$last" ]; then
-      cp "$src" "$dst"
+      put "$src" "$dst"
     else
-      cp "$src" "$course/${name%.ipynb}.nuevo.ipynb"
+      put "$src" "$course/${name%.ipynb}.nuevo.ipynb"
       echo "entrypoint: $name has your changes; the course's new version is ${name%.ipynb}.nuevo.ipynb"
     fi
   fi
