@@ -146,14 +146,14 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
       as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >/dev/null 2>&1 || true
     fi
     if command -v mvn >/dev/null; then
-      say "fetching the Kafka broker's jars into .kafka/libs (scripts/kafka/pom.xml)"
+      # Mostly downloads: it runs in the background while the Go build cache is warmed below,
+      # and is waited for (and its failure reported) before setup says it is ready.
+      say "fetching the Kafka broker's jars into .kafka/libs in the background (scripts/kafka/pom.xml)"
       rm -rf .kafka/libs
-      if mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
-           -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1; then
-        echo "$kafka_hash" >.kafka/libs/.dlbd-pom
-      else
-        bd_fail "mvn could not fetch Kafka's jars (see /tmp/dlbd-kafka-mvn.log)"
-      fi
+      mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
+        -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1 </dev/null &
+      kafka_pid=$!
+      trap '[ -z "${kafka_pid:-}" ] || kill "$kafka_pid" 2>/dev/null || true' EXIT
     else
       [ "${DLBD_STRICT:-0}" != 1 ] || die "DLBD_STRICT=1: Maven (mvn) is not installed, and Kafka's jars need it"
       say "Maven (mvn) is not installed: the streaming notebook will use NATS only (sudo apt-get install maven, then scripts/setup.sh)"
@@ -199,5 +199,14 @@ if [ "$warm" = 1 ]; then
   # this module. One cell built the kernel's way warms both (~30 s cold, ~4 s warm).
   bin/dlbd warm -repo "$repo"
   echo "$src_hash" >"$stampw"
+fi
+if [ -n "${kafka_pid:-}" ]; then
+  if wait "$kafka_pid"; then
+    kafka_pid=
+    echo "$kafka_hash" >.kafka/libs/.dlbd-pom
+  else
+    kafka_pid=
+    bd_fail "mvn could not fetch Kafka's jars (see /tmp/dlbd-kafka-mvn.log)"
+  fi
 fi
 say "ready: kernelspec dlbd in $repo/.jupyter (JUPYTER_PATH=$repo/.jupyter)"
