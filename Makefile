@@ -9,7 +9,7 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean \
+.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean lock-check docker-test \
 	bigdata-up bigdata-down spark-start spark-stop kafka-start kafka-stop cell-latency
 
 help:
@@ -17,6 +17,8 @@ help:
 	@echo "make kernel                                  set up .venv, bin/, the dlbd kernelspec and assets"
 	@echo "make test                                    vet, unit tests, kernel protocol tests, every notebook"
 	@echo "make doctor                                  end-to-end check of the installed kernel"
+	@echo "make lock-check                              requirements.lock resolves on every supported Python"
+	@echo "make docker-test                             build the instructors' image and check it in a Docker engine"
 	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
 	@echo "make spark-start|spark-stop|kafka-start|kafka-stop  local servers of the Big Data notebooks"
 	@echo "make cell-latency [KERNEL=dlbd]              cell latency with the Big Data packages linked"
@@ -36,6 +38,7 @@ test:
 	@scripts/setup.sh --test
 	@$(MAKE) --no-print-directory bigdata-up
 	@trap '$(MAKE) --no-print-directory bigdata-down' EXIT; $(MAKE) --no-print-directory vet unit notebooks browser
+	@$(MAKE) --no-print-directory lock-check docker-test
 
 vet:
 	go vet ./...
@@ -51,6 +54,15 @@ unit:
 	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
 	go test -tags noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
+
+# docker-test: build the instructors' image and check it in a Docker engine (scripts/docker/test.sh:
+# starts Debian's docker.io as root when none runs; skipped, saying why, when no engine can be had).
+docker-test:
+	scripts/docker/test.sh
+
+# lock-check: requirements.lock installs (pip --dry-run) on each Python 3.10+ found here.
+lock-check:
+	scripts/docker/lock-check.sh
 
 notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)

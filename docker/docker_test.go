@@ -93,10 +93,16 @@ func TestScriptsTheImageRunsAreExecutable(t *testing.T) {
 	for _, p := range regexp.MustCompile(`/opt/dlbd/([\w/.-]+\.(?:sh|py))`).FindAllStringSubmatch(text, -1) {
 		checkExecutable(t, p[1], strings.HasSuffix(p[1], ".sh"))
 	}
-	if !strings.Contains(text, "RUN scripts/setup.sh") {
+	if !regexp.MustCompile(`(?m)^RUN .*\bscripts/setup\.sh\b`).MatchString(text) {
 		t.Error("the image must run scripts/setup.sh, the same setup as `make notebook`")
 	}
 	checkExecutable(t, "scripts/setup.sh", true)
+	// Scripts copied into the image run as commands (dlbd-with-ca).
+	for _, ins := range instructions(t) {
+		if f := strings.Fields(ins); len(f) >= 3 && f[0] == "COPY" && !strings.HasPrefix(f[1], "--from=") && strings.HasSuffix(f[1], ".sh") {
+			checkExecutable(t, f[1], true)
+		}
+	}
 }
 
 func checkExecutable(t *testing.T, rel string, wantExec bool) {
@@ -127,7 +133,7 @@ func TestDockerignoreLeavesHostBuildsOut(t *testing.T) {
 	for _, l := range strings.Split(string(data), "\n") {
 		lines[strings.TrimSpace(l)] = true
 	}
-	for _, want := range []string{".git", ".venv", "bin", ".jupyter", ".assets", "build"} {
+	for _, want := range []string{".git", ".venv", "bin", ".jupyter", ".assets", "build", ".kafka"} {
 		if !lines[want] {
 			t.Errorf(".dockerignore does not exclude %s (a host build would leak into the image)", want)
 		}
@@ -146,9 +152,11 @@ func TestShellcheck(t *testing.T) {
 	sc := requireTool(t, "shellcheck")
 	files, _ := filepath.Glob(filepath.Join(repo, "scripts", "*.sh"))
 	more, _ := filepath.Glob(filepath.Join(repo, "scripts", "*", "*.sh"))
-	files = append(append(files, more...), "entrypoint.sh")
+	here, _ := filepath.Glob("*.sh")
+	files = append(append(files, more...), here...)
 	// Warnings and errors fail; style notes (SC2002 …) and info (intended word splitting) do not.
-	out, err := exec.Command(sc, append([]string{"--severity=warning"}, files...)...).CombinedOutput()
+	// -x follows the files the scripts source (scripts/docker/common.sh).
+	out, err := exec.Command(sc, append([]string{"--severity=warning", "--external-sources"}, files...)...).CombinedOutput()
 	if err != nil {
 		t.Errorf("shellcheck %v: %v\n%s", files, err, out)
 	}

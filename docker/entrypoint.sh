@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Container entry point: put the course notebooks into the student's volume, then start
-# Jupyter on 0.0.0.0:8888 protected by a token (printed) or a password.
+# Jupyter on 0.0.0.0:8888 protected by a token (printed) or a password — or, given a command
+# (docker run ... dlbd jupyter nbconvert ...), run that command instead of Jupyter.
 #
 # Environment:
 #   JUPYTER_TOKEN          token to use (default: a random one, printed at start)
@@ -8,9 +9,12 @@
 #   JUPYTER_PASSWORD_HASH  a hash from jupyter_server.auth.passwd (preferred over a plain one)
 #   DLBD_UI                lab (default) or notebook
 #   DLBD_PORT              port inside the container (default 8888)
+#   DLBD_CA_CERTS          extra CA certificates (PEM) to trust, e.g. a proxy's; default
+#                          /run/secrets/ca_certs if mounted there (docker/with-ca.sh)
 #   DLBD_DRY_RUN=1         print the Jupyter command instead of running it (tests)
 set -euo pipefail
 
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=${DLBD_REPO:-/opt/dlbd}
 work=${DLBD_WORK:-$HOME/work}
 ui=${DLBD_UI:-lab}
@@ -18,32 +22,47 @@ port=${DLBD_PORT:-8888}
 course="$work/curso"
 case "$ui" in lab|notebook) ;; *) echo "entrypoint: DLBD_UI must be lab or notebook, not '$ui'" >&2; exit 2 ;; esac
 
-# Notebooks: copy new ones; update the ones the student has not changed (their checksum is the
-# one we shipped last time); never overwrite the student's edits — the new version is put
-# next to it as NAME.nuevo.ipynb.
-mkdir -p "$course"
+if ! mkdir -p "$course" 2>/dev/null || [ ! -w "$course" ]; then
+  echo "entrypoint: cannot write to $work as $(id -un) (uid $(id -u)); it belongs to uid $(stat -c %u "$work" 2>/dev/null || echo '?')." >&2
+  echo "  A named volume (-v dlbd-work:$work) gets the right owner by itself; a host directory" >&2
+  echo "  needs it: sudo chown -R $(id -u):$(id -g) /path/on/the/host" >&2
+  exit 1
+fi
+
+# Notebooks. .dlbd-shipped records the checksum of each notebook as the image last shipped it.
+#   - new in the image: copied;
+#   - unchanged by the student: updated in place when the image's copy changed;
+#   - changed by the student: never overwritten. Only when the image's copy of it changed since
+#     the last start is the new version put beside it, as NAME.nuevo.ipynb (once per change).
 shipped="$course/.dlbd-shipped"
 touch "$shipped"
+# put SRC DST: copy atomically (a copy cut short by a stop would later pass for a student's edit).
+put() { cp "$1" "$2.tmp-$$" && mv "$2.tmp-$$" "$2"; }
 for src in "$repo"/notebooks/*.ipynb; do
   name=$(basename "$src")
   dst="$course/$name"
   new=$(sha256sum "$src" | cut -d' ' -f1)
+  last=$(awk -v n="$name" '$2 == n {print $1}' "$shipped")
   if [ ! -e "$dst" ]; then
-    cp "$src" "$dst"
+    put "$src" "$dst"
   else
     cur=$(sha256sum "$dst" | cut -d' ' -f1)
-    last=$(awk -v n="$name" '$2 == n {print $1}' "$shipped")
-    if [ "$cur" != "$new" ]; then
-      if [ "$cur" = "$last" ]; then
-        cp "$src" "$dst"
-      else
-        cp "$src" "$course/${name%.ipynb}.nuevo.ipynb"
-        echo "entrypoint: $name has your changes; the course's new version is ${name%.ipynb}.nuevo.ipynb"
-      fi
+    if [ "$cur" = "$new" ] || [ "$new" = "$last" ]; then
+      :  # up to date, or the student's edit of a notebook the image did not change
+    elif [ "$cur" = "$last" ]; then
+      put "$src" "$dst"
+    else
+      put "$src" "$course/${name%.ipynb}.nuevo.ipynb"
+      echo "entrypoint: $name has your changes; the course's new version is ${name%.ipynb}.nuevo.ipynb"
     fi
   fi
   awk -v n="$name" '$2 != n' "$shipped" >"$shipped.tmp" && echo "$new $name" >>"$shipped.tmp" && mv "$shipped.tmp" "$shipped"
 done
+
+# A command instead of Jupyter: run it (with the extra CA certificates, if any).
+if [ $# -gt 0 ]; then
+  DLBD_CA_KEEP=1 exec "$here/with-ca.sh" "$@"
+fi
 
 args=(--no-browser --ip=0.0.0.0 --port="$port" --ServerApp.port_retries=0
       --ServerApp.root_dir="$work" --MappingKernelManager.default_kernel_name=dlbd)
@@ -64,4 +83,4 @@ if [ "${DLBD_DRY_RUN:-}" = 1 ]; then
   printf '%q ' "$repo/.venv/bin/jupyter" "$ui" "${args[@]}"; echo
   exit 0
 fi
-exec "$repo/.venv/bin/jupyter" "$ui" "${args[@]}"
+DLBD_CA_KEEP=1 exec "$here/with-ca.sh" "$repo/.venv/bin/jupyter" "$ui" "${args[@]}"

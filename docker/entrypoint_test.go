@@ -113,3 +113,77 @@ func TestEntrypointAuth(t *testing.T) {
 		t.Errorf("DLBD_UI=classic: err = %v, output %q; want a clear refusal", err, out)
 	}
 }
+
+func TestEntrypointNuevoOnlyWhenTheImageChanged(t *testing.T) {
+	repoDir, work := fakeImage(t, map[string]string{"00-a.ipynb": "a v1"})
+	course := filepath.Join(work, "curso")
+	nuevo := filepath.Join(course, "00-a.nuevo.ipynb")
+	runEntrypoint(t, repoDir, work)
+	if err := os.WriteFile(filepath.Join(course, "00-a.ipynb"), []byte("a edited by student"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Restarts of the same image: the student's edit stays, and no .nuevo copy appears.
+	for i := range 2 {
+		out := runEntrypoint(t, repoDir, work)
+		if _, err := os.Stat(nuevo); err == nil || strings.Contains(out, "nuevo") {
+			t.Fatalf("restart %d with the same image wrote 00-a.nuevo.ipynb (output %q); want it only when the image's copy changed", i+1, out)
+		}
+	}
+	// An image update that changes the notebook: one .nuevo copy, then none again on restarts,
+	// even after the student deleted it.
+	ship(t, repoDir, map[string]string{"00-a.ipynb": "a v2"})
+	runEntrypoint(t, repoDir, work)
+	if got := read(t, nuevo); got != "a v2" {
+		t.Fatalf("after an image update, 00-a.nuevo.ipynb = %q; want the new version", got)
+	}
+	if err := os.Remove(nuevo); err != nil {
+		t.Fatal(err)
+	}
+	runEntrypoint(t, repoDir, work)
+	if _, err := os.Stat(nuevo); err == nil {
+		t.Error("a restart after the update wrote 00-a.nuevo.ipynb again")
+	}
+	if got := read(t, filepath.Join(course, "00-a.ipynb")); got != "a edited by student" {
+		t.Errorf("student's edit = %q", got)
+	}
+}
+
+func TestEntrypointSaysWhenTheVolumeIsNotWritable(t *testing.T) {
+	repoDir, _ := fakeImage(t, map[string]string{"00-a.ipynb": "x"})
+	// A path below a regular file cannot be created, not even by root (CI runs as root).
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "entrypoint.sh")
+	cmd.Env = append(os.Environ(), "DLBD_REPO="+repoDir, "DLBD_WORK="+filepath.Join(file, "work"), "DLBD_DRY_RUN=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "cannot write to") || !strings.Contains(string(out), "chown") {
+		t.Errorf("unwritable volume: err = %v, output %q; want a failure that says how to fix the owner", err, out)
+	}
+}
+
+func TestEntrypointRunsAGivenCommand(t *testing.T) {
+	repoDir, work := fakeImage(t, map[string]string{"00-a.ipynb": "x"})
+	ca := writeTestCA(t)
+	out := runEntrypoint(t, repoDir, work, "DLBD_CA_CERTS="+ca.path)
+	if strings.Contains(out, "SSL_CERT_FILE") {
+		t.Fatalf("no command: output %q", out)
+	}
+	cmd := exec.Command("bash", "entrypoint.sh", "sh", "-c", `echo "ran as command"; cat "$SSL_CERT_FILE"`)
+	cmd.Env = append(os.Environ(), "DLBD_REPO="+repoDir, "DLBD_WORK="+work, "DLBD_CA_CERTS="+ca.path)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("entrypoint.sh sh -c ...: %v\n%s", err, b)
+	}
+	got := string(b)
+	if !strings.Contains(got, "ran as command") || strings.Contains(got, "Jupyter") {
+		t.Errorf("a command given to the entry point must run instead of Jupyter; output:\n%s", got)
+	}
+	if !strings.Contains(got, ca.pem) {
+		t.Errorf("the command's SSL_CERT_FILE lacks the extra CA of DLBD_CA_CERTS")
+	}
+	if _, err := os.Stat(filepath.Join(work, "curso", "00-a.ipynb")); err != nil {
+		t.Errorf("the course was not synced before the command: %v", err)
+	}
+}

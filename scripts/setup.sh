@@ -12,6 +12,8 @@
 # Usage: scripts/setup.sh [--test] [--no-warm]
 #   --test     also install what the test suite needs (Debian's chromium for browser tests)
 #   --no-warm  skip the build-cache warm-up
+# DLBD_STRICT=1 (docker/Dockerfile): fail instead of falling back — to the unpinned
+# requirements.txt, to no Spark or Kafka, or to the process-per-cell mode for lack of cgo.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -58,7 +60,9 @@ if [ ! -x .venv/bin/jupyter ] || [ "$(cat "$stamp" 2>/dev/null)" != "$req_hash" 
   say "installing Jupyter into .venv (requirements.txt)"
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
   if ! .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -c requirements.lock; then
-    say "the fully pinned set (requirements.lock) did not install on this Python; retrying with requirements.txt alone"
+    pyv=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
+    [ "${DLBD_STRICT:-0}" != 1 ] || die "pip could not install the pinned set requirements.lock on Python $pyv (see pip's message above)"
+    say "pip could not install the pinned set requirements.lock on Python $pyv (a pin there that does not support it, or no network: see above); retrying with requirements.txt alone (newest versions, not pinned)"
     .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt ||
       die "pip could not install Jupyter (no network to PyPI?). See README, Troubleshooting"
   fi
@@ -117,7 +121,7 @@ fi
 # ~470 MB: Spark's jars), the Kafka broker's jars from Maven Central into .kafka/libs (mvn, ~43 MB),
 # and bin/bdctl (start/stop the servers). DLBD_BIGDATA=0 skips it; with --test a failure is fatal.
 if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
-  bd_fail() { if [ "$want_test" = 1 ]; then die "$*"; else say "warning: $* (the Big Data notebooks need it)"; fi; }
+  bd_fail() { if [ "$want_test" = 1 ] || [ "${DLBD_STRICT:-0}" = 1 ]; then die "$*"; else say "warning: $* (the Big Data notebooks need it)"; fi; }
   java_major() { java -version 2>&1 | sed -nE 's/.*version "(1\.)?([0-9]+).*/\2/p' | head -1; }
   if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
     say "installing Java for Spark and Kafka (Debian's default-jre-headless)"
@@ -142,15 +146,16 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
       as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >/dev/null 2>&1 || true
     fi
     if command -v mvn >/dev/null; then
-      say "fetching the Kafka broker's jars into .kafka/libs (scripts/kafka/pom.xml)"
+      # Mostly downloads: it runs in the background while the Go build cache is warmed below,
+      # and is waited for (and its failure reported) before setup says it is ready.
+      say "fetching the Kafka broker's jars into .kafka/libs in the background (scripts/kafka/pom.xml)"
       rm -rf .kafka/libs
-      if mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
-           -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1; then
-        echo "$kafka_hash" >.kafka/libs/.dlbd-pom
-      else
-        bd_fail "mvn could not fetch Kafka's jars (see /tmp/dlbd-kafka-mvn.log)"
-      fi
+      mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
+        -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1 </dev/null &
+      kafka_pid=$!
+      trap '[ -z "${kafka_pid:-}" ] || kill "$kafka_pid" 2>/dev/null || true' EXIT
     else
+      [ "${DLBD_STRICT:-0}" != 1 ] || die "DLBD_STRICT=1: Maven (mvn) is not installed, and Kafka's jars need it"
       say "Maven (mvn) is not installed: the streaming notebook will use NATS only (sudo apt-get install maven, then scripts/setup.sh)"
     fi
   fi
@@ -185,11 +190,23 @@ if [ "$warm" = 1 ]; then
   if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
     say "warming the Go build cache (first time takes a minute)"
   fi
+  if [ "${DLBD_STRICT:-0}" = 1 ] && [ "$(go env CGO_ENABLED)" != 1 ]; then
+    die "DLBD_STRICT=1: cgo is off (CGO_ENABLED=0, or no C compiler such as gcc): stateful cells need it"
+  fi
   go build ./... github.com/janpfeifer/gonb/gonbui
   # Stateful cells are Go plugins: their dependencies are compiled once more
   # (-dynlink), and the kernel reads export data of the standard library and
   # this module. One cell built the kernel's way warms both (~30 s cold, ~4 s warm).
   bin/dlbd warm -repo "$repo"
   echo "$src_hash" >"$stampw"
+fi
+if [ -n "${kafka_pid:-}" ]; then
+  if wait "$kafka_pid"; then
+    kafka_pid=
+    echo "$kafka_hash" >.kafka/libs/.dlbd-pom
+  else
+    kafka_pid=
+    bd_fail "mvn could not fetch Kafka's jars (see /tmp/dlbd-kafka-mvn.log)"
+  fi
 fi
 say "ready: kernelspec dlbd in $repo/.jupyter (JUPYTER_PATH=$repo/.jupyter)"

@@ -46,21 +46,29 @@ func TestRunGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The guard removes only directories under os.TempDir(): point TMPDIR at
+	// a directory of the test's own, so the one beside it is outside it
+	// wherever the checkout lives (a clone under /tmp included).
+	base := t.TempDir()
+	tmp := filepath.Join(base, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
 	inTmp, err := os.MkdirTemp("", "guard-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	outside := t.TempDir() // also under the temporary directory
-	// A directory outside the temporary directory (here, beside the test)
-	// is never removed, even when a line names it.
-	keep, err := filepath.Abs("guard-keep-test")
+	outside, err := os.MkdirTemp("", "guard-untold-") // under it too, but never named
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A directory outside the temporary directory is never removed, even
+	// when a line names it.
+	keep := filepath.Join(base, "keep")
 	if err := os.Mkdir(keep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Remove(keep)
 	in := strings.NewReader("group " + itoa(p.Pid()) + "\ndir " + inTmp + "\ndir " + keep + "\ndir relative/path\nnonsense\n")
 	if err := RunGuard(in); err != nil {
 		t.Fatal(err)
