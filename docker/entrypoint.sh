@@ -11,7 +11,8 @@
 #   DLBD_PORT              port inside the container (default 8888)
 #   DLBD_CA_CERTS          extra CA certificates (PEM) to trust, e.g. a proxy's; default
 #                          /run/secrets/ca_certs if mounted there (docker/with-ca.sh)
-#   DLBD_DRY_RUN=1         print the Jupyter command instead of running it (tests)
+#   DLBD_DRY_RUN=1         print the Jupyter command and the JUPYTER_ variables left instead
+#                          of running it (tests)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -66,21 +67,36 @@ fi
 
 args=(--no-browser --ip=0.0.0.0 --port="$port" --ServerApp.port_retries=0
       --ServerApp.root_dir="$work" --MappingKernelManager.default_kernel_name=dlbd)
+# The token or the password's hash reaches Jupyter in a config file only the student can read,
+# not on its command line (any user can read /proc/PID/cmdline), and the variables that held
+# them are unset, so that kernels and the cells they run do not inherit them.
+umask_was=$(umask)
+umask 077
+conf="$(mktemp -d "${TMPDIR:-/tmp}/dlbd-jupyter.XXXXXX")/jupyter_dlbd_config.json"
 if [ -n "${JUPYTER_PASSWORD_HASH:-}" ] || [ -n "${JUPYTER_PASSWORD:-}" ]; then
-  hash=${JUPYTER_PASSWORD_HASH:-}
-  if [ -z "$hash" ]; then
-    hash=$(JUPYTER_PASSWORD="$JUPYTER_PASSWORD" "$repo/.venv/bin/python" -c \
-      'import os; from jupyter_server.auth import passwd; print(passwd(os.environ["JUPYTER_PASSWORD"]))')
-  fi
-  args+=(--PasswordIdentityProvider.hashed_password="$hash" --IdentityProvider.token=)
+  DLBD_CONF="$conf" "$repo/.venv/bin/python" -c '
+import json, os
+h = os.environ.get("JUPYTER_PASSWORD_HASH", "")
+if not h:
+    from jupyter_server.auth import passwd
+    h = passwd(os.environ["JUPYTER_PASSWORD"])
+json.dump({"PasswordIdentityProvider": {"hashed_password": h}, "IdentityProvider": {"token": ""}},
+          open(os.environ["DLBD_CONF"], "w"))'
   echo "entrypoint: Jupyter ($ui) on port $port, protected by the configured password"
 else
   token=${JUPYTER_TOKEN:-$("$repo/.venv/bin/python" -c 'import secrets; print(secrets.token_hex(24))')}
-  args+=(--IdentityProvider.token="$token")
+  DLBD_CONF="$conf" DLBD_TOKEN="$token" "$repo/.venv/bin/python" -c '
+import json, os
+json.dump({"IdentityProvider": {"token": os.environ["DLBD_TOKEN"]}}, open(os.environ["DLBD_CONF"], "w"))'
   echo "entrypoint: Jupyter ($ui) on port $port; open http://127.0.0.1:$port/$ui?token=$token (use the host port you mapped)"
+  unset token
 fi
+umask "$umask_was"
+unset JUPYTER_TOKEN JUPYTER_PASSWORD JUPYTER_PASSWORD_HASH
+args+=(--config="$conf")
 if [ "${DLBD_DRY_RUN:-}" = 1 ]; then
   printf '%q ' "$repo/.venv/bin/jupyter" "$ui" "${args[@]}"; echo
+  env | grep '^JUPYTER_' || true
   exit 0
 fi
 DLBD_CA_KEEP=1 exec "$here/with-ca.sh" "$repo/.venv/bin/jupyter" "$ui" "${args[@]}"

@@ -1,6 +1,7 @@
 package docker_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,7 +44,7 @@ func ship(t *testing.T, repoDir string, notebooks map[string]string) {
 func runEntrypoint(t *testing.T, repoDir, work string, env ...string) string {
 	t.Helper()
 	cmd := exec.Command("bash", "entrypoint.sh")
-	cmd.Env = append(os.Environ(), append([]string{"DLBD_REPO=" + repoDir, "DLBD_WORK=" + work, "DLBD_DRY_RUN=1",
+	cmd.Env = append(os.Environ(), append([]string{"DLBD_REPO=" + repoDir, "DLBD_WORK=" + work, "DLBD_DRY_RUN=1", "TMPDIR=" + t.TempDir(),
 		"JUPYTER_TOKEN=", "JUPYTER_PASSWORD=", "JUPYTER_PASSWORD_HASH="}, env...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -91,21 +92,96 @@ func TestEntrypointSyncsNotebooksWithoutLosingEdits(t *testing.T) {
 	}
 }
 
-func TestEntrypointAuth(t *testing.T) {
-	repoDir, work := fakeImage(t, map[string]string{"00-a.ipynb": "x"})
-	out := runEntrypoint(t, repoDir, work, "JUPYTER_TOKEN=s3cret")
-	for _, want := range []string{"--ip=0.0.0.0", "--port=8888", "--IdentityProvider.token=s3cret", "token=s3cret", "--ServerApp.root_dir=" + work} {
-		if !strings.Contains(out, want) {
-			t.Errorf("token mode: output lacks %q:\n%s", want, out)
+// jupyterLaunch splits the entry point's dry-run output into the Jupyter command line, the
+// Jupyter config it passes with --config (decoded) and the JUPYTER_ variables left set.
+func jupyterLaunch(t *testing.T, out string) (cmdline string, conf map[string]map[string]string, env []string) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(l, "/.venv/bin/jupyter "):
+			cmdline = l
+		case strings.HasPrefix(l, "JUPYTER_"):
+			env = append(env, l)
 		}
 	}
-	out = runEntrypoint(t, repoDir, work)
-	if !strings.Contains(out, "--IdentityProvider.token=") || strings.Contains(out, "--IdentityProvider.token= ") {
-		t.Errorf("default mode must generate a token:\n%s", out)
+	_, rest, ok := strings.Cut(cmdline, "--config=")
+	if !ok {
+		t.Fatalf("no --config= on the Jupyter command line:\n%s", out)
 	}
+	path := strings.Fields(rest)[0]
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("%s has mode %v; want it readable by its owner only", path, perm)
+	}
+	if err := json.Unmarshal([]byte(read(t, path)), &conf); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return cmdline, conf, env
+}
+
+// TestEntrypointAuth: the token or the password's hash reaches Jupyter in a private config
+// file, never on its command line (world-readable in /proc/PID/cmdline), and the variables
+// that held them are not inherited by Jupyter and its kernels.
+func TestEntrypointAuth(t *testing.T) {
+	repoDir, work := fakeImage(t, map[string]string{"00-a.ipynb": "x"})
+	secretVars := func(env []string) (set []string) {
+		for _, v := range env {
+			if strings.HasPrefix(v, "JUPYTER_TOKEN") || strings.HasPrefix(v, "JUPYTER_PASSWORD") {
+				set = append(set, v)
+			}
+		}
+		return set
+	}
+
+	out := runEntrypoint(t, repoDir, work, "JUPYTER_TOKEN=s3cret")
+	cmdline, conf, env := jupyterLaunch(t, out)
+	for _, want := range []string{"--ip=0.0.0.0", "--port=8888", "--ServerApp.root_dir=" + work} {
+		if !strings.Contains(cmdline, want) {
+			t.Errorf("token mode: command line lacks %q:\n%s", want, cmdline)
+		}
+	}
+	if strings.Contains(cmdline, "s3cret") || strings.Contains(cmdline, "token") {
+		t.Errorf("token mode: the token is on Jupyter's command line:\n%s", cmdline)
+	}
+	if got := conf["IdentityProvider"]["token"]; got != "s3cret" {
+		t.Errorf("token mode: config token = %q; want s3cret", got)
+	}
+	if !strings.Contains(out, "?token=s3cret") {
+		t.Errorf("token mode: the URL with the token is not printed:\n%s", out)
+	}
+	if set := secretVars(env); len(set) > 0 {
+		t.Errorf("token mode: Jupyter would inherit %v", set)
+	}
+
+	_, conf, _ = jupyterLaunch(t, runEntrypoint(t, repoDir, work))
+	if tok := conf["IdentityProvider"]["token"]; len(tok) < 32 {
+		t.Errorf("default mode must generate a token; config token = %q", tok)
+	}
+
 	out = runEntrypoint(t, repoDir, work, "JUPYTER_PASSWORD=clase")
-	if !strings.Contains(out, "--PasswordIdentityProvider.hashed_password=argon2:") || strings.Contains(out, "clase") {
-		t.Errorf("password mode must pass a hash and never the plain password:\n%s", out)
+	cmdline, conf, env = jupyterLaunch(t, out)
+	if h := conf["PasswordIdentityProvider"]["hashed_password"]; !strings.HasPrefix(h, "argon2:") {
+		t.Errorf("password mode: hashed_password = %q; want an argon2 hash", h)
+	}
+	if tok, ok := conf["IdentityProvider"]["token"]; !ok || tok != "" {
+		t.Errorf("password mode: the token must be configured empty; config %v", conf)
+	}
+	if strings.Contains(out, "clase") || strings.Contains(cmdline, "argon2") {
+		t.Errorf("password mode: the password or its hash is in the output or on the command line:\n%s", out)
+	}
+	if set := secretVars(env); len(set) > 0 {
+		t.Errorf("password mode: Jupyter would inherit %v", set)
+	}
+
+	_, conf, env = jupyterLaunch(t, runEntrypoint(t, repoDir, work, "JUPYTER_PASSWORD_HASH=argon2:given"))
+	if h := conf["PasswordIdentityProvider"]["hashed_password"]; h != "argon2:given" {
+		t.Errorf("JUPYTER_PASSWORD_HASH: hashed_password = %q; want the given hash", h)
+	}
+	if set := secretVars(env); len(set) > 0 {
+		t.Errorf("JUPYTER_PASSWORD_HASH: Jupyter would inherit %v", set)
 	}
 	cmd := exec.Command("bash", "entrypoint.sh")
 	cmd.Env = append(os.Environ(), "DLBD_REPO="+repoDir, "DLBD_WORK="+work, "DLBD_DRY_RUN=1", "DLBD_UI=classic")

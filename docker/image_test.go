@@ -187,6 +187,17 @@ func TestImageRunsAsTheREADMESays(t *testing.T) {
 			t.Errorf("GET /api/contents/curso without the token = %d; want 403", code)
 		}
 	})
+	t.Run("secrets", func(t *testing.T) {
+		c := c.on(t)
+		// Jupyter is PID 1 (the entry point execs it). Any user can read a process's command
+		// line; its environment is what every kernel and cell inherits.
+		if cmdline := c.exec("sh", "-c", "tr '\\0' ' ' </proc/1/cmdline"); !strings.Contains(cmdline, "jupyter") || strings.Contains(cmdline, c.token) {
+			t.Errorf("Jupyter's command line (/proc/1/cmdline) must not hold the token %q:\n%s", c.token, cmdline)
+		}
+		if env := c.exec("sh", "-c", "tr '\\0' '\\n' </proc/1/environ"); strings.Contains(env, "JUPYTER_TOKEN") || strings.Contains(env, c.token) {
+			t.Errorf("Jupyter's environment (inherited by kernels) holds the token:\n%s", env)
+		}
+	})
 	t.Run("path", func(t *testing.T) {
 		c := c.on(t)
 		// Instructors run Jupyter's and Go's commands with docker exec.
