@@ -137,7 +137,13 @@ func geluGradAVX512(dst, grad, x *float32, n int)
 // geluAssembly reports whether GELU and GELUGrad run gelu_amd64.s.
 func geluAssembly() bool { return haveAVX512 }
 
+// Without AVX-512 the float64 formulas do the whole slice, as on other
+// architectures (faster than the float32 emulation, see gelu.go).
 func geluVec(dst, src []float32) int {
+	if !haveAVX512 {
+		geluFloat64(dst, src)
+		return len(dst)
+	}
 	n := vectorLen(len(dst))
 	if n > 0 {
 		geluAVX512(&dst[0], &src[0], n)
@@ -146,6 +152,10 @@ func geluVec(dst, src []float32) int {
 }
 
 func geluGradVec(dst, g, x []float32) int {
+	if !haveAVX512 {
+		geluGradFloat64(dst, g, x)
+		return len(dst)
+	}
 	n := vectorLen(len(dst))
 	if n > 0 {
 		geluGradAVX512(&dst[0], &g[0], &x[0], n)
