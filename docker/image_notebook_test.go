@@ -1,43 +1,12 @@
 package docker_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/nbexec"
 )
-
-// notebook is the part of an executed .ipynb the checks read.
-type notebook struct {
-	Cells []struct {
-		CellType string `json:"cell_type"`
-		Source   any    `json:"source"`
-		Outputs  []struct {
-			OutputType string          `json:"output_type"`
-			Name       string          `json:"name"`
-			Text       any             `json:"text"`
-			Data       json.RawMessage `json:"data"`
-			EName      string          `json:"ename"`
-			EValue     string          `json:"evalue"`
-		} `json:"outputs"`
-	} `json:"cells"`
-}
-
-// joined returns a notebook string field, which is a string or a list of lines.
-func joined(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []any:
-		var sb strings.Builder
-		for _, l := range x {
-			s, _ := l.(string)
-			sb.WriteString(s)
-		}
-		return sb.String()
-	}
-	return ""
-}
 
 // executeOffline executes a course notebook inside a container of img with nbconvert on the
 // dlbd kernel, with no network at all and the README's --shm-size, and returns the text of its
@@ -57,9 +26,12 @@ func executeOffline(t *testing.T, e engine, img, name string) string {
 		t.Fatalf("nbconvert --execute %s in the container (--network none): %s", name, msg)
 	}
 	t.Logf("%s executed offline in %.1f s (docker run to exit)", name, time.Since(t0).Seconds())
-	var nb notebook
-	if err := json.Unmarshal([]byte(out), &nb); err != nil {
+	nb, err := nbexec.Parse([]byte(out))
+	if err != nil {
 		t.Fatalf("nbconvert's output is not a notebook: %v\n%.500s", err, out)
+	}
+	for _, f := range nb.Failures() {
+		t.Errorf("%s: cell %q failed: %s: %s", name, firstLines(f.Source, 2), f.EName, f.EValue)
 	}
 	var all strings.Builder
 	code := 0
@@ -69,10 +41,7 @@ func executeOffline(t *testing.T, e engine, img, name string) string {
 		}
 		code++
 		for _, o := range c.Outputs {
-			if o.OutputType == "error" {
-				t.Errorf("%s: cell %q failed: %s: %s", name, firstLines(joined(c.Source), 2), o.EName, o.EValue)
-			}
-			all.WriteString(joined(o.Text))
+			all.WriteString(string(o.Text))
 			all.Write(o.Data)
 		}
 	}

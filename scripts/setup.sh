@@ -18,7 +18,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
-want_test=0 warm=1
+want_test=0 warm=1 strict=${DLBD_STRICT:-0}
 for a in "$@"; do
   case "$a" in
     --test) want_test=1 ;;
@@ -61,7 +61,7 @@ if [ ! -x .venv/bin/jupyter ] || [ "$(cat "$stamp" 2>/dev/null)" != "$req_hash" 
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
   if ! .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -c requirements.lock; then
     pyv=$(.venv/bin/python -c 'import platform; print(platform.python_version())')
-    [ "${DLBD_STRICT:-0}" != 1 ] || die "pip could not install the pinned set requirements.lock on Python $pyv (see pip's message above)"
+    [ "$strict" != 1 ] || die "pip could not install the pinned set requirements.lock on Python $pyv (see pip's message above)"
     say "pip could not install the pinned set requirements.lock on Python $pyv (a pin there that does not support it, or no network: see above); retrying with requirements.txt alone (newest versions, not pinned)"
     .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt ||
       die "pip could not install Jupyter (no network to PyPI?). See README, Troubleshooting"
@@ -121,7 +121,7 @@ fi
 # ~470 MB: Spark's jars), the Kafka broker's jars from Maven Central into .kafka/libs (mvn, ~43 MB),
 # and bin/bdctl (start/stop the servers). DLBD_BIGDATA=0 skips it; with --test a failure is fatal.
 if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
-  bd_fail() { if [ "$want_test" = 1 ] || [ "${DLBD_STRICT:-0}" = 1 ]; then die "$*"; else say "warning: $* (the Big Data notebooks need it)"; fi; }
+  bd_fail() { if [ "$want_test" = 1 ] || [ "$strict" = 1 ]; then die "$*"; else say "warning: $* (the Big Data notebooks need it)"; fi; }
   java_major() { java -version 2>&1 | sed -nE 's/.*version "(1\.)?([0-9]+).*/\2/p' | head -1; }
   if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
     say "installing Java for Spark and Kafka (Debian's default-jre-headless)"
@@ -155,7 +155,7 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
       kafka_pid=$!
       trap '[ -z "${kafka_pid:-}" ] || kill "$kafka_pid" 2>/dev/null || true' EXIT
     else
-      [ "${DLBD_STRICT:-0}" != 1 ] || die "DLBD_STRICT=1: Maven (mvn) is not installed, and Kafka's jars need it"
+      [ "$strict" != 1 ] || die "DLBD_STRICT=1: Maven (mvn) is not installed, and Kafka's jars need it"
       say "Maven (mvn) is not installed: the streaming notebook will use NATS only (sudo apt-get install maven, then scripts/setup.sh)"
     fi
   fi
@@ -190,7 +190,7 @@ if [ "$warm" = 1 ]; then
   if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
     say "warming the Go build cache (first time takes a minute)"
   fi
-  if [ "${DLBD_STRICT:-0}" = 1 ] && [ "$(go env CGO_ENABLED)" != 1 ]; then
+  if [ "$strict" = 1 ] && [ "$(go env CGO_ENABLED)" != 1 ]; then
     die "DLBD_STRICT=1: cgo is off (CGO_ENABLED=0, or no C compiler such as gcc): stateful cells need it"
   fi
   go build ./... github.com/janpfeifer/gonb/gonbui

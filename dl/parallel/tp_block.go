@@ -2,7 +2,6 @@ package parallel
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/dist"
@@ -36,7 +35,6 @@ type ParallelAttention struct {
 	Proj    *RowParallelLinear
 	Heads   int // heads on this rank (h/t)
 	HeadDim int
-	mask    *dl.Tensor // the causal mask, kept like GPT-2's registered buffer
 }
 
 // TPBlock is nn.Block (pre-LayerNorm GPT block) with tensor parallelism:
@@ -112,26 +110,15 @@ func (m *ParallelMLP) Forward(x *dl.Tensor) *dl.Tensor {
 }
 
 // Forward applies causal self-attention with this rank's heads to x
-// [B, T, d] and returns the full (all-reduced) output.
+// [B, T, d] and returns the full (all-reduced) output.  The heads run in
+// dl.CausalSelfAttention, as nn.Block's do: fused on host devices, op by
+// op under dl.WithoutFusion.
 func (a *ParallelAttention) Forward(x *dl.Tensor) *dl.Tensor {
-	s := x.Shape()
-	if len(s) != 3 {
+	if s := x.Shape(); len(s) != 3 {
 		panic(&dl.ShapeError{Op: "parallel.ParallelAttention.Forward", Shapes: [][]int{s}, Reason: "want input [batch, time, dim]", Fix: "reshape to 3-D"})
 	}
-	bs, t := s[0], s[1]
-	h, dh := a.Heads, a.HeadDim
 	qkv := a.QKV.Forward(x) // [B, T, 3·h·dh]: only this rank's heads
-	split := func(i int) *dl.Tensor {
-		return qkv.Narrow(2, i*h*dh, h*dh).Reshape(bs, t, h, dh).Permute(0, 2, 1, 3)
-	}
-	q, k, v := split(0), split(1), split(2)
-	scores := q.MatMul(k.Transpose(2, 3)).MulScalar(1 / math.Sqrt(float64(dh)))
-	if a.mask == nil || a.mask.Size(0) != t || a.mask.DType() != scores.DType() {
-		a.mask = causalMask(t, scores.DType(), scores.Device())
-	}
-	att := scores.MaskedFill(a.mask, math.Inf(-1)).Softmax(3)
-	y := att.MatMul(v).Permute(0, 2, 1, 3).Reshape(bs, t, h*dh)
-	return a.Proj.Forward(y)
+	return a.Proj.Forward(dl.CausalSelfAttention(qkv, a.Heads))
 }
 
 // Forward applies the block to x [B, T, d] (replicated on every rank).
@@ -180,16 +167,4 @@ func prefixed(prefix string, ps []nn.NamedParameter) []nn.NamedParameter {
 		out[i] = nn.NamedParameter{Name: prefix + "." + p.Name, Tensor: p.Tensor}
 	}
 	return out
-}
-
-// causalMask is [T, T] with ones above the diagonal (position i may not
-// attend to j > i), in dtype dt on dev.
-func causalMask(t int, dt dl.DType, dev dl.Device) *dl.Tensor {
-	m := make([]float64, t*t)
-	for i := range t {
-		for j := i + 1; j < t; j++ {
-			m[i*t+j] = 1
-		}
-	}
-	return dl.Options{Device: dev, DType: dt}.FromFloat64s(m, t, t)
 }

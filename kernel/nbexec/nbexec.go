@@ -130,6 +130,7 @@ type Output struct {
 	EName      string          `json:"ename"`
 	EValue     string          `json:"evalue"`
 	Traceback  []string        `json:"traceback"`
+	Data       json.RawMessage `json:"data"` // display data by MIME type, undecoded
 }
 
 // MultilineString decodes nbformat's "string or list of strings".
