@@ -117,7 +117,7 @@ func TestGemmHalfMatchesDecoded(t *testing.T) {
 						continue // the portable kernels are slow on large shapes
 					}
 					if h == BFloat16 && bf16Kernels != nil && (im.name == "auto" || im.name == "simd") {
-						continue // the dot-product kernel: TestGemmBF16Dot
+						continue // the bfloat16 kernels: TestGemmBF16Dot, TestGemmAMX
 					}
 					hp := gemm.Args[float32]{TransA: tr[0], TransB: tr[1], M: m, N: n, K: k, Alpha: alpha, Beta: beta,
 						LDA: lda, LDB: ldb, LDC: ldc, C: append([]float32(nil), c0...), Half: h, AH: ah, BH: bh}

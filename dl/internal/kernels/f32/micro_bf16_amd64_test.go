@@ -113,11 +113,11 @@ func TestPackBF16MatchesGo(t *testing.T) {
 	}
 }
 
-// TestGemmBF16Dot checks the products SIMD and Auto compute for bfloat16
-// operands with the VDPBF16PS kernel: bit for bit those of the Go
-// reference kernel through the same driver (1 and 2 goroutines, every
-// transpose, the narrow and N-split paths, shapes crossing KC = 512), and
-// within float32 rounding of the exact product.
+// TestGemmBF16Dot checks the products of the VDPBF16PS kernel (SIMD's
+// for bfloat16 operands on CPUs without AMX) through the driver: bit for
+// bit those of the Go reference kernel through the same driver (1 and 2
+// goroutines, every transpose, the narrow and N-split paths, shapes
+// crossing KC = 512), and within float32 rounding of the exact product.
 func TestGemmBF16Dot(t *testing.T) {
 	if !haveBF16Dot {
 		t.Skip("no AVX512_BF16")
@@ -139,9 +139,7 @@ func TestGemmBF16Dot(t *testing.T) {
 				want := hp
 				want.C = append([]float32(nil), c0...)
 				gemm.Blocked(ref, nt, &want)
-				SetThreads(nt)
-				GemmHalfWith(SIMD, BFloat16, transpose(tr[0]), transpose(tr[1]), hp.M, hp.N, hp.K, hp.Alpha, hp.AH, hp.LDA, hp.BH, hp.LDB, hp.Beta, hp.C, hp.LDC)
-				SetThreads(0)
+				gemm.Blocked(bf16Kernel, nt, &hp)
 				name := fmt.Sprintf("m=%d n=%d k=%d trans=%v threads=%d", s[0], s[1], s[2], tr, nt)
 				for i := range want.C {
 					if !sameBits(hp.C[i], want.C[i]) {

@@ -35,9 +35,10 @@ type Kernels[T Float] struct {
 	Go   *MicroKernel[T]   // portable micro-kernel, used by Blocked
 	SIMD []*MicroKernel[T] // assembly micro-kernels this CPU runs, best first
 	// BF16, when set, is the SIMD micro-kernel for BFloat16 operands: a
-	// dot-product instruction on pairs of steps, with its own packing,
-	// twice the float32 rate; not bit-identical to the float32 product
-	// of the decoded operands (see f32's micro_bf16.go).
+	// dot-product instruction on pairs of steps (AVX512_BF16) or tiles
+	// (AMX), with its own packing, faster than the float32 kernel; not
+	// bit-identical to the float32 product of the decoded operands (see
+	// f32's micro_bf16.go and micro_amx_amd64.go).
 	BF16  *MicroKernel[T]
 	Gonum func(p *Args[T]) // gonum's BLAS on checked arguments
 	nt    atomic.Int32     // SetThreads value; 0: GOMAXPROCS
@@ -141,12 +142,21 @@ func (p *Args[T]) rows(i0, i1 int) Args[T] {
 }
 
 // simd returns the SIMD micro-kernel for p: BF16 for bfloat16 operands
-// when there is one, else the best of SIMD.
+// when there is one and its packing fits p's depth, else the best of SIMD.
 func (ks *Kernels[T]) simd(p *Args[T]) *MicroKernel[T] {
-	if p.Half == BFloat16 && ks.BF16 != nil {
+	if p.Half == BFloat16 && ks.BF16 != nil && ks.BF16.fits(p.K) {
 		return ks.BF16
 	}
 	return ks.SIMD[0]
+}
+
+// SIMDKernel returns the name of the SIMD micro-kernel that runs a
+// product of depth k with operands stored as h, or "" without SIMD.
+func (ks *Kernels[T]) SIMDKernel(h Half, k int) string {
+	if len(ks.SIMD) == 0 {
+		return ""
+	}
+	return ks.simd(&Args[T]{Half: h, K: k}).Name
 }
 
 // Trans converts a BLAS transpose byte ('N', 'T' or 'C'; blas.Transpose

@@ -21,10 +21,26 @@ type MicroKernel[T Float] struct {
 	NC     int // columns of B per packed panel (KC x NC sits in L3)
 	Fn     func(k int, a, b, c *T, ldc int, alpha, beta T)
 
+	// MinDepth, when set, is the least block depth kc the kernel's packing
+	// fits in its panels (the AMX kernel pads kc to whole tiles); products
+	// whose K would leave a shallower block use another kernel (fits).
+	MinDepth int
+
 	// PackA and PackB, when set, replace the reference PackA/PackB (same
 	// contract, see pack.go) with faster dtype-specific code.
 	PackA func(dst []T, p *Args[T], ic, pc, mc, kc, mr int)
 	PackB func(dst []T, p *Args[T], pc, jc, kc, nc, nr int)
+}
+
+// fits reports whether every K block of a product of depth k is at least
+// mk.MinDepth deep (blockDepth's blocks are equal but for the last).
+func (mk *MicroKernel[T]) fits(k int) bool {
+	if mk.MinDepth == 0 {
+		return true
+	}
+	d := blockDepth(k, mk.KC)
+	last := k - (ceilDiv(k, d)-1)*d
+	return min(d, last) >= mk.MinDepth
 }
 
 func (mk *MicroKernel[T]) packA(dst []T, p *Args[T], ic, pc, mc, kc int) {
