@@ -55,13 +55,23 @@ func CausalSelfAttention(qkv *Tensor, heads int) *Tensor {
 func attentionUnfused(qkv *Tensor, heads int) *Tensor {
 	bs, t, d := qkv.shape[0], qkv.shape[1], qkv.shape[2]/3
 	dh := d / heads
+	var temps []*Tensor // every intermediate, views included
+	keep := func(x *Tensor) *Tensor { temps = append(temps, x); return x }
 	split := func(i int) *Tensor { // → [B, h, T, dh]
-		return qkv.Narrow(2, i*d, d).Reshape(bs, t, heads, dh).Permute(0, 2, 1, 3)
+		return keep(keep(keep(qkv.Narrow(2, i*d, d)).Reshape(bs, t, heads, dh)).Permute(0, 2, 1, 3))
 	}
 	q, k, v := split(0), split(1), split(2)
-	scores := q.MatMul(k.Transpose(2, 3)).MulScalar(1 / math.Sqrt(float64(dh))) // [B, h, T, T]
-	att := scores.MaskedFill(causalMask(t, scores.dtype, scores.dev), math.Inf(-1)).Softmax(3)
-	return att.MatMul(v).Permute(0, 2, 1, 3).Reshape(bs, t, d) // heads side by side
+	scores := keep(keep(q.MatMul(keep(k.Transpose(2, 3)))).MulScalar(1 / math.Sqrt(float64(dh)))) // [B, h, T, T]
+	att := keep(keep(scores.MaskedFill(keep(causalMask(t, scores.dtype, scores.dev)), math.Inf(-1))).Softmax(3))
+	out := keep(keep(att.MatMul(v)).Permute(0, 2, 1, 3)).Reshape(bs, t, d) // heads side by side
+	if !IsGradEnabled() {                                                  // no graph holds them: give the memory back now
+		for _, x := range temps {
+			if x != out { // out, a view or a copy, keeps its own memory
+				x.Release()
+			}
+		}
+	}
+	return out
 }
 
 // causalMask is [T, T] with ones above the diagonal: position i may not

@@ -115,3 +115,41 @@ func TestBlock(t *testing.T) {
 	dltest.GradCheck(t, func(xs ...*dl.Tensor) *dl.Tensor { return b.Forward(xs[0]) },
 		dl.Options{DType: dl.Float64, Generator: dl.NewGenerator(7)}.Randn(1, 3, 4))
 }
+
+// TestBlockNoGradReleases checks the grad-free forward of a Block: the
+// same output as with grad, bit for bit (fused and unfused), the input
+// left alive, and every intermediate released, so that the memory
+// allocated after releasing the output is what it was before.
+func TestBlockNoGradReleases(t *testing.T) {
+	b := NewBlock(BlockConfig{InitConfig: InitConfig{Generator: dl.NewGenerator(7)}, Dim: 8, Heads: 2})
+	x := dl.Options{Generator: dl.NewGenerator(8)}.Randn(2, 5, 8)
+	for _, fused := range []bool{true, false} {
+		run := func(f func()) {
+			if fused {
+				f()
+				return
+			}
+			dl.WithoutFusion(f)
+		}
+		var want []float32
+		run(func() { want = b.Forward(x).Float32s() })
+		before := dl.MemoryStats(dl.CPU).Allocated
+		var got []float32
+		run(func() {
+			dl.NoGrad(func() {
+				y := b.Forward(x)
+				got = y.Float32s()
+				y.Release()
+			})
+		})
+		if after := dl.MemoryStats(dl.CPU).Allocated; after != before {
+			t.Errorf("fused=%v: %d bytes allocated after a grad-free forward and releasing its output, %d before: intermediates were left to the garbage collector", fused, after, before)
+		}
+		if x.Released() {
+			t.Fatalf("fused=%v: the grad-free forward released its input", fused)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("fused=%v: grad-free forward = %v; with grad %v", fused, got, want)
+		}
+	}
+}
