@@ -24,18 +24,8 @@ func TestPackAMXMatchesGo(t *testing.T) {
 		t.Skip("no AVX-512 BW")
 	}
 	r := rand.New(rand.NewPCG(81, 82))
-	const guard = 16
-	nan := float32(math.NaN())
 	for it := 0; it < 600; it++ {
-		tr := it%2 == 1
-		mc, nc := 1+r.IntN(3*amxMR), 1+r.IntN(3*amxNR)
-		kc := []int{16, 17, 31, 32, 33, 34, 63, 64, 65, 100, 511, 1024}[r.IntN(12)]
-		off := r.IntN(5)
-		size := off + max(mc, nc, kc) + r.IntN(3)
-		ld := size + r.IntN(3)
-		bits, _ := halfData(r, BFloat16, size*ld, true)
-		p := &gemm.Args[float32]{TransA: tr, TransB: tr, LDA: ld, LDB: ld, Half: BFloat16, AH: bits, BH: bits}
-		name := fmt.Sprintf("trans=%v mc=%d nc=%d kc=%d off=%d ld=%d", tr, mc, nc, kc, off, ld)
+		p, name, mc, nc, kc, off := packCase(r, it%2 == 1, amxMR, amxNR, []int{16, 17, 31, 32, 33, 34, 63, 64, 65, 100, 511, 1024})
 		refB := func(d []float32) {
 			packBBF16Go(d, p, off, off, kc, nc, amxNR)
 			for q := 0; q*amxNR < nc; q++ {
@@ -53,24 +43,9 @@ func TestPackAMXMatchesGo(t *testing.T) {
 			{"PackB", ceilDiv(nc, amxNR) * amxNR * kc,
 				func(d []float32) { packBAMX(d, p, off, off, kc, nc, amxNR) }, refB},
 		} {
-			got, want := make([]float32, c.n+guard), make([]float32, c.n+guard)
-			for i := range got {
-				got[i], want[i] = nan, nan
-			}
-			c.fast(got[:c.n])
-			c.ref(want[:c.n])
-			for i := range want { // words, not numbers: compare the bits
-				if i < c.n && i%(32*kc) >= amxPairs(kc)*32 {
-					continue // the panel's unused end (packAAMX's scratch)
-				}
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					what := "word"
-					if i >= c.n {
-						what = "guard"
-					}
-					t.Fatalf("%s %s: %s %d = %#08x; want %#08x", c.what, name, what, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
-				}
-			}
+			checkPacker(t, c.what+" "+name, c.n, c.fast, c.ref, func(i int) bool {
+				return i%(32*kc) >= amxPairs(kc)*32 // the panel's unused end (packAAMX's scratch)
+			})
 		}
 	}
 }

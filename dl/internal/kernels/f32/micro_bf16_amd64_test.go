@@ -70,18 +70,8 @@ func TestPackBF16MatchesGo(t *testing.T) {
 		t.Skip("no AVX512_BF16")
 	}
 	r := rand.New(rand.NewPCG(61, 62))
-	const guard = 16
-	nan := float32(math.NaN())
 	for it := 0; it < 600; it++ {
-		tr := it%2 == 1
-		mc, nc := 1+r.IntN(3*sbMR), 1+r.IntN(3*sbNR)
-		kc := []int{1, 2, 3, 31, 32, 33, 34, 64, 65, 100, 512}[r.IntN(11)]
-		off := r.IntN(5)
-		size := off + max(mc, nc, kc) + r.IntN(3)
-		ld := size + r.IntN(3)
-		bits, _ := halfData(r, BFloat16, size*ld, true)
-		p := &gemm.Args[float32]{TransA: tr, TransB: tr, LDA: ld, LDB: ld, Half: BFloat16, AH: bits, BH: bits}
-		name := fmt.Sprintf("trans=%v mc=%d nc=%d kc=%d off=%d ld=%d", tr, mc, nc, kc, off, ld)
+		p, name, mc, nc, kc, off := packCase(r, it%2 == 1, sbMR, sbNR, []int{1, 2, 3, 31, 32, 33, 34, 64, 65, 100, 512})
 		for _, c := range []struct {
 			what      string
 			n         int
@@ -94,21 +84,49 @@ func TestPackBF16MatchesGo(t *testing.T) {
 				func(d []float32) { packBBF16(d, p, off, off, kc, nc, sbNR) },
 				func(d []float32) { packBBF16Go(d, p, off, off, kc, nc, sbNR) }},
 		} {
-			got, want := make([]float32, c.n+guard), make([]float32, c.n+guard)
-			for i := range got {
-				got[i], want[i] = nan, nan
+			checkPacker(t, c.what+" "+name, c.n, c.fast, c.ref, nil)
+		}
+	}
+}
+
+// packCase returns a random packing problem on one bfloat16 matrix
+// (both operands, transposed or not): up to three panels of mr rows and
+// nr columns, a depth from kcs, an offset and a padded leading dimension.
+func packCase(r *rand.Rand, tr bool, mr, nr int, kcs []int) (p *gemm.Args[float32], name string, mc, nc, kc, off int) {
+	mc, nc = 1+r.IntN(3*mr), 1+r.IntN(3*nr)
+	kc = kcs[r.IntN(len(kcs))]
+	off = r.IntN(5)
+	size := off + max(mc, nc, kc) + r.IntN(3)
+	ld := size + r.IntN(3)
+	bits, _ := halfData(r, BFloat16, size*ld, true)
+	p = &gemm.Args[float32]{TransA: tr, TransB: tr, LDA: ld, LDB: ld, Half: BFloat16, AH: bits, BH: bits}
+	return p, fmt.Sprintf("trans=%v mc=%d nc=%d kc=%d off=%d ld=%d", tr, mc, nc, kc, off, ld), mc, nc, kc, off
+}
+
+// checkPacker runs a fast packer and its reference on n words of NaN
+// each, followed by guard NaN words, and fails unless they wrote the
+// same bits everywhere (words, not numbers) but where unused(i) says
+// the layout leaves word i alone.
+func checkPacker(t *testing.T, name string, n int, fast, ref func(d []float32), unused func(i int) bool) {
+	t.Helper()
+	const guard = 16
+	nan := float32(math.NaN())
+	got, want := make([]float32, n+guard), make([]float32, n+guard)
+	for i := range got {
+		got[i], want[i] = nan, nan
+	}
+	fast(got[:n])
+	ref(want[:n])
+	for i := range want {
+		if i < n && unused != nil && unused(i) {
+			continue
+		}
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			what := "word"
+			if i >= n {
+				what = "guard"
 			}
-			c.fast(got[:c.n])
-			c.ref(want[:c.n])
-			for i := range want { // words, not numbers: compare the bits
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					what := "word"
-					if i >= c.n {
-						what = "guard"
-					}
-					t.Fatalf("%s %s: %s %d = %#08x; want %#08x", c.what, name, what, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
-				}
-			}
+			t.Fatalf("%s: %s %d = %#08x; want %#08x", name, what, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
 		}
 	}
 }
