@@ -41,7 +41,12 @@ func helper(name string) int {
 		mpiWorld = g
 	}
 	rank := os.Getenv("RANK")
-	os.WriteFile(filepath.Join(os.Getenv("PIDDIR"), "pid."+rank), []byte(strconv.Itoa(os.Getpid())), 0o644)
+	// Written to a temporary name and renamed: the failing rank of "exit"
+	// waits for the others' files, and the launcher may kill a rank right
+	// after, which must not leave an empty pid file behind.
+	pidFile := filepath.Join(os.Getenv("PIDDIR"), "pid."+rank)
+	os.WriteFile(pidFile+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
+	os.Rename(pidFile+".tmp", pidFile)
 	fmt.Printf("env RANK=%s LOCAL_RANK=%s WORLD_SIZE=%s MASTER_PORT=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"), os.Getenv("WORLD_SIZE"), os.Getenv("MASTER_PORT"))
 	switch name {
 	case "mpi-loop": // all-reduce until killed
