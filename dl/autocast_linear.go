@@ -13,12 +13,12 @@ import "github.com/dlbd/dlbd/dl/internal/kernels/half"
 // from.  Here the float32 product is rounded to the autocast dtype in
 // place and is the gradient: for the 784-1024-1024-10 MLP that lowers the
 // bfloat16 step's peak by the 2-byte copy of the largest dW and its
-// float32 accumulator (amp's BenchmarkAMPStep).  The cast of w is made
-// again in backward instead of kept from forward (torch's autocast keeps
-// it): the same bits, for a cast of w per backward (about 1% of a
-// product's time), and the 2-byte copies of all weights no longer sit
-// beside the activations until backward reaches them; the bias's small
-// cast is kept.
+// float32 accumulator (amp's BenchmarkAMPStep).  The weight is never
+// cast as a whole: the products round it to the autocast dtype block by
+// block while they pack it (f32.GemmHalfRoundB), the same bits as
+// multiplying its cast, so no 2-byte copy of a weight exists, in forward
+// or in backward (torch's autocast keeps one per weight from forward to
+// backward); the bias's small cast is kept.
 
 // linearAutocast is Linear(x, w, b) under autocast, or nil when the
 // generic path applies: another device, a weight or bias that is not
@@ -31,22 +31,18 @@ func linearAutocast(op string, x, w, b *Tensor) *Tensor {
 	}
 	linearCheck(op, x, w, b, false)
 	xc := autocast(x)[0]
-	wc, bc := castRaw(op, w, dt), b
+	bc := b
 	var saved []*Tensor
 	if b != nil {
 		bc = castRaw(op, b, dt)
 		saved = append(saved, bc)
 	}
-	rows, in, out, dims := linearDims(xc, wc)
-	y := linearForward(op, xc, wc, bc, rows, in, out, dims)
-	wc.Release()
+	// w stays float32: the products round it to dt as they pack it
+	// (hostBackend.gemm), the same bits as multiplying its cast.
+	rows, in, out, dims := linearDims(xc, w)
+	y := linearForward(op, xc, w, bc, rows, in, out, dims)
 	if needsGrad(xc, w, b) {
-		record(op, y, []*Tensor{xc, w, b}, saved, func(g *Tensor) []*Tensor {
-			wc := castRaw(op, w, dt) // the forward's cast again, bit for bit
-			gs := linearBackward(op, xc, wc, bc, w, b, rows, in, out)(g)
-			wc.Release()
-			return gs
-		})
+		record(op, y, []*Tensor{xc, w, b}, saved, linearBackward(op, xc, w, bc, w, b, rows, in, out))
 	} else {
 		for _, s := range saved {
 			s.Release()

@@ -66,8 +66,10 @@ func linearDims(x, w *Tensor) (rows, in, out int, dims []int) {
 // dx = g·w ([rows, out]·[out, in]), dw = gᵀ·x ([out, rows]·[rows, in]) and
 // db = Σ g over the rows, each computed if its input requires grad.  The
 // gradients of the weight and the bias go to wt and bt, which are w and b
-// themselves, or under autocast the float32 tensors that w and b are
-// casts of (see linearAutocast).
+// themselves, or under autocast the float32 weight (w itself: the product
+// g·w rounds it to x's dtype as it reads it) and the float32 bias that b
+// is a cast of (see linearAutocast); dw is rounded to x's dtype, as the
+// gradient of a cast weight is.
 func linearBackward(op string, x, w, b, wt, bt *Tensor, rows, in, out int) func(g *Tensor) []*Tensor {
 	return func(g *Tensor) []*Tensor {
 		var gx, gw, gb *Tensor
@@ -87,7 +89,7 @@ func linearBackward(op string, x, w, b, wt, bt *Tensor, rows, in, out int) func(
 			}
 		}
 		if wt.requiresGrad {
-			gw = gradAs(bmmAcc(op, MatMulAuto, true, false, g, x, out, in, rows, 1, 0, 0, w.shape), w.dtype, wt.dtype)
+			gw = gradAs(bmmAcc(op, MatMulAuto, true, false, g, x, out, in, rows, 1, 0, 0, w.shape), x.dtype, wt.dtype)
 		}
 		return []*Tensor{gx, gw, gb}
 	}

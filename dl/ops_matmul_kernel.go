@@ -97,10 +97,20 @@ func trans(t bool) blas.Transpose {
 
 // gemm runs the product on the host kernels, which check the context of
 // SetCancel between macro-blocks: their *cancel.Stopped becomes a
-// *CanceledError naming g.op.
+// *CanceledError naming g.op.  A half A with a Float32 B (autocast's
+// Linear on its float32 weight) rounds B to A's dtype as it is read:
+// the product of B cast first, without the copy.
 func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	defer rethrowStopped(g.op)
 	ta, tb := trans(g.transA), trans(g.transB)
+	if h, ok := gemmHalf[g.a.st.dtype]; ok && g.b.st.dtype == Float32 { // half A, float32 B rounded to A's dtype while packed
+		a, b, c := g.a.u16(), g.b.f32(), g.c.f32()
+		for i := 0; i < g.batch; i++ {
+			f32.GemmHalfRoundB(k.gemm(), h, ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
+				b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
+		}
+		return
+	}
 	if h, ok := gemmHalf[g.a.st.dtype]; ok { // half A and B, float32 C: decoded while packed
 		a, b, c := g.a.u16(), g.b.u16(), g.c.f32()
 		for i := 0; i < g.batch; i++ {

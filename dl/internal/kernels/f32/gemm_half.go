@@ -45,3 +45,22 @@ func GemmHalfWith(kern Kernel, h Half, tA, tB blas.Transpose, m, n, k int, alpha
 	}
 	kernels.Run(int(kern), &p)
 }
+
+// GemmHalfRoundB is GemmHalfWith with B in float32, rounded to format h
+// (to nearest even) as the kernel reads it: the result equals, bit for
+// bit, GemmHalfWith on B cast to h first, without the cast's full-size
+// copy (the AVX512_BF16 and AMX kernels round each block of B while they
+// pack it; the others get B cast first).  Autocast's float32 weights use
+// it.  It panics like GemmHalfWith.
+func GemmHalfRoundB(kern Kernel, h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uint16, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	const op = "f32.GemmHalfRoundB"
+	if h != Float16 && h != BFloat16 {
+		panic(&gemm.ArgError{Op: op, Msg: fmt.Sprintf("format %v is not a 16-bit float; use f32.Float16 or f32.BFloat16", h)})
+	}
+	p := gemm.Args[float32]{
+		Op: op, TransA: gemm.Trans(op, "tA", byte(tA)), TransB: gemm.Trans(op, "tB", byte(tB)),
+		M: m, N: n, K: k, Alpha: alpha, LDA: lda, B: b, LDB: ldb, Beta: beta, C: c, LDC: ldc,
+		Half: h, AH: a, RoundB: true,
+	}
+	kernels.Run(int(kern), &p)
+}

@@ -182,3 +182,70 @@ func TestGemmHalfErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGemmHalfRoundB checks GemmHalfRoundB against GemmHalfWith on B cast
+// first, bit for bit, for every kernel (those that round while packing
+// and those that get B cast), both formats, every transpose, 1 and 2
+// goroutines, the narrow path, K blocks of the 16-bit kernels, float32
+// values that round up, ties and NaNs; and its argument errors.
+func TestGemmHalfRoundB(t *testing.T) {
+	r := rand.New(rand.NewPCG(91, 92))
+	shapes := [][3]int{{1, 1, 1}, {5, 7, 3}, {33, 31, 17}, {70, 100, 64}, {256, 10, 70}, {64, 300, 1100}}
+	for _, h := range []Half{BFloat16, Float16} {
+		for _, s := range shapes {
+			for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+				m, n, k := s[0], s[1], s[2]
+				lda, ldb, ldc := k+r.IntN(3), n+r.IntN(3), n
+				if tr[0] {
+					lda = m + r.IntN(3)
+				}
+				if tr[1] {
+					ldb = k + r.IntN(3)
+				}
+				ah, _ := halfData(r, h, max(m, k)*lda, false)
+				b := make([]float32, max(k, n)*ldb)
+				for i := range b {
+					b[i] = float32(r.NormFloat64()) // 24 significant bits: most elements round
+					if r.IntN(50) == 0 {
+						b[i] = math.Float32frombits(math.Float32bits(b[i])&0xffff0000 | 0x8000) // a bfloat16 tie
+					}
+				}
+				b[r.IntN(len(b))] = float32(math.NaN())
+				bh := make([]uint16, len(b))
+				if h == BFloat16 {
+					half.EncodeBFloat16(bh, b)
+				} else {
+					half.EncodeFloat16(bh, b)
+				}
+				for _, kern := range []Kernel{Auto, Naive, Blocked, Gonum, SIMD} {
+					if !kern.Available() || (m*n*k > 1<<20 && (kern == Naive || kern == Blocked)) {
+						continue
+					}
+					for _, nt := range []int{1, 2} {
+						want, got := make([]float32, m*ldc), make([]float32, m*ldc)
+						SetThreads(nt)
+						GemmHalfWith(kern, h, transpose(tr[0]), transpose(tr[1]), m, n, k, 1, ah, lda, bh, ldb, 0, want, ldc)
+						GemmHalfRoundB(kern, h, transpose(tr[0]), transpose(tr[1]), m, n, k, 1, ah, lda, b, ldb, 0, got, ldc)
+						SetThreads(0)
+						for i := range want {
+							if !sameBits(got[i], want[i]) {
+								t.Fatalf("%v %v m=%d n=%d k=%d trans=%v threads=%d: C[%d] = %v rounding B while packed, %v on B cast first",
+									kern, h, m, n, k, tr, nt, i, got[i], want[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	err := func() (err any) {
+		defer func() { err = recover() }()
+		var p gemm.Args[float32]
+		p = gemm.Args[float32]{Op: "test", M: 1, N: 1, K: 1, Alpha: 1, A: []float32{1}, LDA: 1, B: []float32{1}, LDB: 1, C: []float32{0}, LDC: 1, RoundB: true}
+		p.Check()
+		return nil
+	}()
+	if e, ok := err.(*gemm.ArgError); !ok || !strings.Contains(e.Msg, "RoundB rounds a float32 B to the 16-bit format of A") {
+		t.Errorf("RoundB without a 16-bit A: %v; want an *ArgError naming the fix", err)
+	}
+}

@@ -56,6 +56,7 @@ var amxKernel = &gemm.MicroKernel[float32]{
 	PackA:    packAAMX,
 	PackB:    packBAMX,
 	MinDepth: 16,
+	RoundB:   true, // packBAMX rounds through packBBF16
 }
 
 // sbgemmAMX is gemm.MicroKernel.Fn of the AMX kernel: the tile

@@ -3,11 +3,13 @@
 package f32
 
 import (
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
 
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
+	"github.com/dlbd/dlbd/dl/internal/kernels/half"
 )
 
 // sbgemmAVX512BF16 is the 14x32 bfloat16 micro-kernel (VDPBF16PS,
@@ -33,9 +35,10 @@ var haveBF16Dot = haveHalfPack && cpu.X86.HasAVX512BF16
 var bf16Kernel = &gemm.MicroKernel[float32]{
 	Name: "avx512bf16-14x32", MR: sbMR, NR: sbNR,
 	KC: 512, MC: 14 * 32, NC: 4096,
-	Fn:    sbgemmAVX512BF16,
-	PackA: packABF16,
-	PackB: packBBF16,
+	Fn:     sbgemmAVX512BF16,
+	PackA:  packABF16,
+	PackB:  packBBF16,
+	RoundB: true,
 }
 
 // bf16Kernels is the bfloat16 kernel of this CPU: AMX's where the OS lets
@@ -86,6 +89,10 @@ func packABF16(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 // per pair; a row of Bᵀ is a run of 32-bit pairs (two 16-row transposes
 // per panel).
 func packBBF16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
+	if p.RoundB {
+		packRoundedB(dst, p, pc, jc, kc, nc, nr, packBBF16)
+		return
+	}
 	if p.Half != gemm.BFloat16 || nr != 32 {
 		packBBF16Go(dst, p, pc, jc, kc, nc, nr)
 		return
@@ -114,6 +121,38 @@ func packBBF16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 			func(j, s int) uint32 { return bf16Bits(p.BH, p.LDB, !p.TransB, j, s) })
 	}
 }
+
+// packRoundedB packs the block [pc, pc+kc) x [jc, jc+nc) of a float32
+// op(B) that p.RoundB rounds: the block is cast to p.Half into a scratch
+// buffer (half.EncodeBFloat16's loops, row by row; it stays in L2), then
+// packed from there by pack as a 16-bit B: the same words as casting the
+// whole of B first, without its full-size copy.
+func packRoundedB(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int, pack func([]float32, *gemm.Args[float32], int, int, int, int, int)) {
+	rows, cols, r0, c0 := kc, nc, pc, jc // the block as stored
+	if p.TransB {
+		rows, cols, r0, c0 = nc, kc, jc, pc
+	}
+	buf := scratchPool.Get().(*[]uint16)
+	if cap(*buf) < rows*cols {
+		*buf = make([]uint16, rows*cols)
+	}
+	s := (*buf)[:rows*cols]
+	for r := range rows {
+		src := p.B[(r0+r)*p.LDB+c0:][:cols]
+		if p.Half == gemm.BFloat16 {
+			half.EncodeBFloat16(s[r*cols:(r+1)*cols], src)
+		} else {
+			half.EncodeFloat16(s[r*cols:(r+1)*cols], src)
+		}
+	}
+	q := gemm.Args[float32]{TransB: p.TransB, LDB: cols, Half: p.Half, BH: s}
+	pack(dst, &q, 0, 0, kc, nc, nr)
+	scratchPool.Put(buf)
+}
+
+// scratchPool holds packRoundedB's buffers (a block of B, up to
+// ~330 KiB for the AMX kernel's deepest block of 4 panels).
+var scratchPool = sync.Pool{New: func() any { return new([]uint16) }}
 
 // words views bfloat16 storage from x on as 32-bit words (pairs), which the
 // float32 transpose moves unchanged.

@@ -24,6 +24,13 @@ type Args[T Float] struct {
 	// (same layouts and leading dimensions; A and B are unused).
 	Half   Half
 	AH, BH []uint16
+
+	// RoundB, with a 16-bit Half, keeps B in float32 (in B; BH unused):
+	// each element is rounded to Half's format as the packing reads it,
+	// so the product equals, bit for bit, the one on B cast to Half first,
+	// without the cast's full-size copy (autocast's float32 weights).
+	// Only float32 Args take it.
+	RoundB bool
 }
 
 // ArgError is the panic value for inconsistent GEMM arguments.
@@ -59,8 +66,14 @@ func (p *Args[T]) Check() {
 	case NoHalf:
 	case Float16, BFloat16:
 		lenA, lenB = len(p.AH), len(p.BH)
+		if p.RoundB {
+			lenB = len(p.B)
+		}
 	default:
 		p.fail("unknown operand format %v; use NoHalf, Float16 or BFloat16", p.Half)
+	}
+	if _, f32 := any(p.B).([]float32); p.RoundB && (p.Half == NoHalf || !f32) {
+		p.fail("RoundB rounds a float32 B to the 16-bit format of A; set Half to Float16 or BFloat16 and use float32 Args")
 	}
 	p.need("A", lenA, ar, ac, p.LDA, "lda")
 	p.need("B", lenB, br, bc, p.LDB, "ldb")
@@ -105,4 +118,25 @@ func (p *Args[T]) Trivial() bool {
 		}
 	}
 	return true
+}
+
+// roundedB returns p with B cast to its Half format (the used extent of
+// B, in a new BH) and RoundB cleared, for the kernels and paths that read
+// only 16-bit operands.  Simplification: this is the full-size copy that
+// RoundB saves where the kernel rounds while packing (MicroKernel.RoundB).
+func (p *Args[T]) roundedB() Args[T] {
+	q := *p
+	q.RoundB, q.B = false, nil
+	rows, cols := p.K, p.N
+	if p.TransB {
+		rows, cols = p.N, p.K
+	}
+	if rows == 0 || cols == 0 || p.M == 0 {
+		q.BH = nil
+		return q
+	}
+	b := any(p.B).([]float32)[:(rows-1)*p.LDB+cols]
+	q.BH = make([]uint16, len(b))
+	p.Half.encodeAll(q.BH, b)
+	return q
 }

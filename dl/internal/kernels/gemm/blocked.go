@@ -42,7 +42,12 @@ func blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 	if 2*p.M*p.N*p.K < minParallelFlops {
 		nt = 1
 	}
-	if 2*p.N <= mk.NR && p.M >= 2*mk.MR {
+	narrow := 2*p.N <= mk.NR && p.M >= 2*mk.MR
+	if p.RoundB && (!mk.RoundB || narrow) { // transposed swaps A and B: B must be cast
+		q := p.roundedB()
+		p = &q
+	}
+	if narrow {
 		return transposed(mk, nt, p)
 	}
 	j := newJob(mk, p, nt)

@@ -80,6 +80,10 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 			k = KernelSIMD
 		}
 	}
+	if p.RoundB && (k == KernelNaive || k == KernelGonum) { // they read 16-bit B only
+		q := p.roundedB()
+		p = &q
+	}
 	switch k {
 	case KernelNaive:
 		if !p.Trivial() {

@@ -57,6 +57,16 @@ func (h Half) decodeAll(xs []uint16) []float32 {
 	return out
 }
 
+// encodeAll sets dst to the 16-bit values of src in format h (rounded to
+// nearest even).
+func (h Half) encodeAll(dst []uint16, src []float32) {
+	if h == Float16 {
+		half.EncodeFloat16(dst, src)
+	} else {
+		half.EncodeBFloat16(dst, src)
+	}
+}
+
 // decoded returns p with A and B decoded into new T slices, for kernels
 // that read only T (gonum's BLAS).  Simplification: this is the full-size
 // copy the packing path avoids.

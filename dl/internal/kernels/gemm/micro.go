@@ -26,6 +26,10 @@ type MicroKernel[T Float] struct {
 	// whose K would leave a shallower block use another kernel (fits).
 	MinDepth int
 
+	// RoundB: the kernel's PackB reads Args.RoundB's float32 B itself
+	// (other kernels get B cast first, see Args.roundedB).
+	RoundB bool
+
 	// PackA and PackB, when set, replace the reference PackA/PackB (same
 	// contract, see pack.go) with faster dtype-specific code.
 	PackA func(dst []T, p *Args[T], ic, pc, mc, kc, mr int)
