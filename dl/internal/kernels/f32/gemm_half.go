@@ -34,15 +34,8 @@ func GemmHalf(h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uin
 
 // GemmHalfWith is GemmHalf with an explicit kernel.
 func GemmHalfWith(kern Kernel, h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
-	const op = "f32.GemmHalf"
-	if h != Float16 && h != BFloat16 {
-		panic(&gemm.ArgError{Op: op, Msg: fmt.Sprintf("format %v is not a 16-bit float; use f32.Float16 or f32.BFloat16 (or f32.Gemm for float32 inputs)", h)})
-	}
-	p := gemm.Args[float32]{
-		Op: op, TransA: gemm.Trans(op, "tA", byte(tA)), TransB: gemm.Trans(op, "tB", byte(tB)),
-		M: m, N: n, K: k, Alpha: alpha, LDA: lda, LDB: ldb, Beta: beta, C: c, LDC: ldc,
-		Half: h, AH: a, BH: b,
-	}
+	p := halfArgs("f32.GemmHalf", h, tA, tB, m, n, k, alpha, a, lda, ldb, beta, c, ldc)
+	p.BH = b
 	kernels.Run(int(kern), &p)
 }
 
@@ -53,14 +46,21 @@ func GemmHalfWith(kern Kernel, h Half, tA, tB blas.Transpose, m, n, k int, alpha
 // pack it; the others get B cast first).  Autocast's float32 weights use
 // it.  It panics like GemmHalfWith.
 func GemmHalfRoundB(kern Kernel, h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uint16, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	const op = "f32.GemmHalfRoundB"
-	if h != Float16 && h != BFloat16 {
-		panic(&gemm.ArgError{Op: op, Msg: fmt.Sprintf("format %v is not a 16-bit float; use f32.Float16 or f32.BFloat16", h)})
-	}
-	p := gemm.Args[float32]{
-		Op: op, TransA: gemm.Trans(op, "tA", byte(tA)), TransB: gemm.Trans(op, "tB", byte(tB)),
-		M: m, N: n, K: k, Alpha: alpha, LDA: lda, B: b, LDB: ldb, Beta: beta, C: c, LDC: ldc,
-		Half: h, AH: a, RoundB: true,
-	}
+	p := halfArgs("f32.GemmHalfRoundB", h, tA, tB, m, n, k, alpha, a, lda, ldb, beta, c, ldc)
+	p.B, p.RoundB = b, true
 	kernels.Run(int(kern), &p)
+}
+
+// halfArgs returns the arguments of a product with a 16-bit A of format h
+// (B is set by the caller), panicking with a *gemm.ArgError naming op if
+// h is not a 16-bit format.
+func halfArgs(op string, h Half, tA, tB blas.Transpose, m, n, k int, alpha float32, a []uint16, lda, ldb int, beta float32, c []float32, ldc int) gemm.Args[float32] {
+	if h != Float16 && h != BFloat16 {
+		panic(&gemm.ArgError{Op: op, Msg: fmt.Sprintf("format %v is not a 16-bit float; use f32.Float16 or f32.BFloat16 (or f32.Gemm for float32 inputs)", h)})
+	}
+	return gemm.Args[float32]{
+		Op: op, TransA: gemm.Trans(op, "tA", byte(tA)), TransB: gemm.Trans(op, "tB", byte(tB)),
+		M: m, N: n, K: k, Alpha: alpha, LDA: lda, LDB: ldb, Beta: beta, C: c, LDC: ldc,
+		Half: h, AH: a,
+	}
 }
