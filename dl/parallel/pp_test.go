@@ -132,21 +132,32 @@ func TestPipelineBubble(t *testing.T) {
 				x, y := regressionData(m*rowsPerMB, w, w, 3)
 				// The first step warms the caches and the allocator; measure the second.
 				cfg := parallel.PipelineConfig{Schedule: sched, MicroBatches: m, SerialCompute: true}
-				pipes, _ := runPipelineCfg(t, layersPerStage*p, w, p, cfg, x, y, 2)
-				var events []parallel.PipelineEvent
-				for _, pp := range pipes {
-					events = append(events, pp.Events()...)
-				}
-				got, want := parallel.IdleShare(events), parallel.BubbleFraction(p, m)
+				want := parallel.BubbleFraction(p, m)
 				// Tolerance: the stages' ops are not quite equal (the first stage
 				// computes no gradient for its input, about 1/6 less backward
 				// work; the last computes the loss), which adds idle time, and
 				// CPU times are noisy on a shared machine (other processes compete for
-				// caches): measured excess 0.01–0.05 on 2 cores.
-				if got < want-0.02 || got > want+0.10 {
-					t.Errorf("measured idle share %.3f; (p−1)/(m+p−1) = %.3f (want within −0.02…+0.10)", got, want)
+				// caches): measured excess 0.01–0.05 on 2 cores, up to 0.10 while
+				// other test binaries ran.  Noise only lengthens some ops, so the
+				// best of three measurements is taken; a wrong schedule (stages
+				// one after another: 0.75) fails all three.
+				var shares []float64
+				for range 3 {
+					pipes, _ := runPipelineCfg(t, layersPerStage*p, w, p, cfg, x, y, 2)
+					var events []parallel.PipelineEvent
+					for _, pp := range pipes {
+						events = append(events, pp.Events()...)
+					}
+					got := parallel.IdleShare(events)
+					shares = append(shares, got)
+					if got >= want-0.02 && got <= want+0.10 {
+						break
+					}
 				}
-				t.Logf("idle share %.3f, formula %.3f", got, want)
+				if got := shares[len(shares)-1]; got < want-0.02 || got > want+0.10 {
+					t.Errorf("measured idle shares %.3f; (p−1)/(m+p−1) = %.3f (want one within −0.02…+0.10)", shares, want)
+				}
+				t.Logf("idle shares %.3f, formula %.3f", shares, want)
 			})
 		}
 	}
