@@ -72,6 +72,23 @@ func SetNumThreads(n int) int {
 	return f32.SetThreads(n)
 }
 
+// GEMMKernelName returns the name of the micro-kernel that host matrix
+// products of dtype dt run on this machine: "avx512-14x32" or
+// "avx2-6x16" for Float32 and Float16 (decoded while packed), their
+// float64 versions for Float64, "amx-bf16-32x32" (Intel AMX) or
+// "avx512bf16-14x32" (AVX512_BF16 without AMX) for BFloat16 where the
+// CPU has them, else the float32 one; "" where only the portable Go
+// kernel runs (other architectures, -tags noasm).
+func GEMMKernelName(dt DType) string {
+	switch dt {
+	case Float64:
+		return f64.SIMDName()
+	case BFloat16:
+		return f32.HalfKernelName(f32.BFloat16, 1024)
+	}
+	return f32.SIMDName()
+}
+
 // NumThreads returns the goroutines a matrix multiply uses.
 func NumThreads() int { return f32.Threads() }
 

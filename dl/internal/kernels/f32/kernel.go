@@ -40,3 +40,15 @@ func SIMDName() string {
 	}
 	return simdKernels[0].Name
 }
+
+// HalfKernelName returns the name of the micro-kernel that SIMD (and
+// Auto) use for products of depth k with operands of format h on this
+// machine (e.g. "amx-bf16-32x32"), or "" when SIMD is not available.
+func HalfKernelName(h Half, k int) string { return kernels.SIMDKernel(h, k) }
+
+// RoundsB reports whether products with 16-bit operands of format h
+// round a float32 B while packing it (GemmHalfRoundB without a full-size
+// cast): where this machine has a SIMD kernel for h that does.
+func RoundsB(h Half) bool {
+	return len(simdKernels) > 0 && h == BFloat16 && kernels.BF16 != nil && kernels.BF16.RoundB
+}
