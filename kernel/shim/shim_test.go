@@ -163,7 +163,12 @@ func TestDropsUnverifiedMessages(t *testing.T) {
 	if err != nil || ex.Stdout() != "sigo vivo\n" {
 		t.Fatalf("after unverified messages: stdout %q, %v; want the kernel alive; output:\n%s", ex.Stdout(), err, c.Output())
 	}
+	// The raw socket is another peer: the shim may read its frames after
+	// the execution above has finished, so wait for its log lines.
 	out := c.Output()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out, "no <IDS|MSG> delimiter") && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		out = c.Output()
+	}
 	if n := strings.Count(out, "shell: dropped execute_request from peer"); n != 1 {
 		t.Errorf("log names the dropped execute_request %d times; want once for the peer:\n%s", n, out)
 	}
