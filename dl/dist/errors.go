@@ -23,6 +23,15 @@ var ErrDeadlock = errors.New("dist: deadlock")
 // Config.Timeout; the cause is a *TimeoutError, which wraps it.
 var ErrTimeout = errors.New("dist: timeout")
 
+// AbortNotice is the line an MPI rank writes to its stderr just before it
+// calls MPI_Abort. The launcher reads it to name the rank that ended the
+// job when mpirun's own report of the abort is lost (Open MPI 4 sometimes
+// fails to print it: "ORTE_ERROR_LOG: Data unpack would read past end of
+// buffer ... show_help.c").
+func AbortNotice(rank int) string {
+	return fmt.Sprintf("dist: rank %d aborts the MPI job (MPI_Abort)", rank)
+}
+
 // TimeoutError is the cause of an abort when a rank waited in a dist call
 // longer than Config.Timeout. Missing names the ranks the wait was for:
 // those that never entered the call (they compute, or hang, outside dist),

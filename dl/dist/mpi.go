@@ -154,7 +154,7 @@ func (b *mpiBackend) split(c *call, color, key int) (backend, []int, error) {
 
 // abort writes the cause where the launcher shows it and ends the job.
 func (b *mpiBackend) abort(cause error) {
-	fmt.Fprintf(os.Stderr, "%v\ndist: rank %d aborts the MPI job (MPI_Abort)\n", cause, mpi.World().Rank())
+	fmt.Fprintf(os.Stderr, "%v\n%s\n", cause, AbortNotice(mpi.World().Rank()))
 	mpi.World().Abort(1)
 }
 

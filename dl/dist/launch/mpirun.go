@@ -56,10 +56,7 @@ func runMPI(ctx context.Context, cfg Config, bin string, args []string) error {
 		return fmt.Errorf("launch: %w", err)
 	}
 	pgid := cmd.Process.Pid
-	out, errw := &lockedWriter{w: cfg.Stdout}, &lockedWriter{w: cfg.Stderr}
-	var notes lastLines
-	var own strings.Builder // mpirun's own lines, for the failure
-	var ownMu sync.Mutex
+	job := &mpiJob{out: &lockedWriter{w: cfg.Stdout}, errw: &lockedWriter{w: cfg.Stderr}}
 	var wg sync.WaitGroup
 	for _, r := range []io.Reader{outR, errR} {
 		wg.Add(1)
@@ -68,22 +65,7 @@ func runMPI(ctx context.Context, cfg Config, bin string, args []string) error {
 			sc := bufio.NewScanner(r)
 			sc.Buffer(make([]byte, 64<<10), 1<<20)
 			for sc.Scan() {
-				line := sc.Text()
-				if m := mpiTag.FindStringSubmatch(line); m != nil {
-					rank, _ := strconv.Atoi(m[1])
-					text := line[len(m[0]):]
-					notes.note(rank, text)
-					w := out
-					if m[2] == "stderr" {
-						w = errw
-					}
-					w.line(prefix(rank) + text)
-					continue
-				}
-				ownMu.Lock()
-				own.WriteString(line + "\n")
-				ownMu.Unlock()
-				errw.line("[mpirun] " + line)
+				job.line(sc.Text())
 			}
 		}()
 	}
@@ -98,11 +80,66 @@ func runMPI(ctx context.Context, cfg Config, bin string, args []string) error {
 	if werr == nil {
 		return nil
 	}
-	f := mpiFailure(own.String())
-	if f == nil {
-		return fmt.Errorf("launch: mpirun: %w", werr)
+	if f := job.failure(); f != nil {
+		return f
 	}
-	f.Cause = notes.get(f.Rank)
+	return fmt.Errorf("launch: mpirun: %w", werr)
+}
+
+// mpiJob sorts the lines of a running mpirun: the ranks' tagged lines go
+// to the job's writers with a "[rank r] " prefix, mpirun's own to stderr
+// with "[mpirun] ", and it keeps what failure needs to name the rank that
+// ended the job.
+type mpiJob struct {
+	out, errw *lockedWriter
+	notes     lastLines
+
+	mu      sync.Mutex
+	own     strings.Builder // mpirun's own lines
+	aborted int             // 1 + the first rank that wrote dist.AbortNotice; 0: none
+}
+
+// line handles one line of mpirun's stdout or stderr.
+func (j *mpiJob) line(line string) {
+	m := mpiTag.FindStringSubmatch(line)
+	if m == nil {
+		j.mu.Lock()
+		j.own.WriteString(line + "\n")
+		j.mu.Unlock()
+		j.errw.line("[mpirun] " + line)
+		return
+	}
+	rank, _ := strconv.Atoi(m[1])
+	text := line[len(m[0]):]
+	j.notes.note(rank, text)
+	w := j.out
+	if m[2] == "stderr" {
+		w = j.errw
+		if text == dist.AbortNotice(rank) {
+			j.mu.Lock()
+			if j.aborted == 0 {
+				j.aborted = rank + 1
+			}
+			j.mu.Unlock()
+		}
+	}
+	w.line(prefix(rank) + text)
+}
+
+// failure is the *RankFailure for a job mpirun ended with an error: the
+// rank mpirun names, or, when its message is missing (Open MPI 4 loses it
+// at times, printing only an ORTE_ERROR_LOG line), the rank that
+// announced its MPI_Abort; nil when neither is known.
+func (j *mpiJob) failure() *RankFailure {
+	j.mu.Lock()
+	f := mpiFailure(j.own.String())
+	if f == nil && j.aborted > 0 {
+		f = &RankFailure{Rank: j.aborted - 1, Status: "called MPI_Abort"}
+	}
+	j.mu.Unlock()
+	if f != nil {
+		f.Cause = j.notes.get(f.Rank)
+	}
 	return f
 }
 

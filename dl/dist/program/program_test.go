@@ -3,6 +3,7 @@ package program_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/dist/launch"
 	"github.com/dlbd/dlbd/dl/dist/program"
 	"github.com/dlbd/dlbd/dl/dist/program/ddptrain"
 )
@@ -93,5 +95,25 @@ func TestRunRefusesClosures(t *testing.T) {
 	_, err := program.Run(context.Background(), func(r *dist.Rank) (int, error) { return 0, nil }, program.Config{NProc: 2})
 	if err == nil || !strings.Contains(err.Error(), "not a top-level function") {
 		t.Fatalf("Run(closure) = %v; want an error saying it is not a top-level function", err)
+	}
+}
+
+// TestRankErrorOnMPI: a rank's error ends the MPI job (MPI_Abort) and Run
+// returns a *launch.RankFailure naming that rank and its error, as
+// InProcess returns a *dist.RankError.
+func TestRankErrorOnMPI(t *testing.T) {
+	needMPI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	_, err := program.Run(ctx, ddptrain.FailOnRank2, program.Config{NProc: 4, Backend: dist.MPI, Stdout: &out})
+	var f *launch.RankFailure
+	if !errors.As(err, &f) || f.Rank != 2 || f.Status != "called MPI_Abort" || !strings.Contains(f.Cause, "ran out of data at step 3") {
+		t.Fatalf("Run = %v; want a *launch.RankFailure for rank 2, which called MPI_Abort with its error\n%s", err, out.String())
+	}
+	_, err = program.InProcess(4, ddptrain.FailOnRank2)
+	var re *dist.RankError
+	if !errors.As(err, &re) || re.Rank != 2 {
+		t.Fatalf("InProcess = %v; want a *dist.RankError for rank 2", err)
 	}
 }

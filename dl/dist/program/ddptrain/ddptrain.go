@@ -1,6 +1,7 @@
 package ddptrain
 
 import (
+	"errors"
 	"time"
 
 	"github.com/dlbd/dlbd/dl"
@@ -169,4 +170,19 @@ func Grid3D(r *dist.Rank) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// FailOnRank2 is a job whose rank 2 returns an error at its third step
+// while the others wait for it in a barrier: how a failed rank ends a
+// launched job.
+func FailOnRank2(r *dist.Rank) (Result, error) {
+	for step := range 3 {
+		if r.Rank() == 2 && step == 2 {
+			return Result{}, errors.New("rank 2 ran out of data at step 3")
+		}
+		if err := r.Barrier(); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{}, nil
 }
