@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
 )
 
@@ -53,17 +54,17 @@ func (h hostBackend) cast(dst, src view) {
 		sz := dst.st.dtype.Size()
 		h.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
 	case from == Float32 && to == Float64:
-		convert(dst.f64(), src.f32())
+		inPieces(dst.f64(), src.f32(), convert)
 	case from == Float64 && to == Float32:
-		convert(dst.f32(), src.f64())
+		inPieces(dst.f32(), src.f64(), convert)
 	case from == Float32 && to == Float16:
-		half.EncodeFloat16(dst.u16(), src.f32())
+		inPieces(dst.u16(), src.f32(), half.EncodeFloat16)
 	case from == Float32 && to == BFloat16:
-		half.EncodeBFloat16(dst.u16(), src.f32())
+		inPieces(dst.u16(), src.f32(), half.EncodeBFloat16)
 	case from == Float16 && to == Float32:
-		half.DecodeFloat16(dst.f32(), src.u16())
+		inPieces(dst.f32(), src.u16(), half.DecodeFloat16)
 	case from == BFloat16 && to == Float32:
-		half.DecodeBFloat16(dst.f32(), src.u16())
+		inPieces(dst.f32(), src.u16(), half.DecodeBFloat16)
 	case from.isInt() || to.isInt():
 		castAny(dst, src)
 	default: // through float32: Float64 <-> half, Float16 <-> BFloat16
@@ -72,6 +73,13 @@ func (h hostBackend) cast(dst, src view) {
 		h.cast(tmp, src)
 		h.cast(dst, tmp)
 	}
+}
+
+// inPieces runs the elementwise f(dst, src) over pieces of dst on dl's
+// threads (f32.ForRange).
+func inPieces[D, S any](dst []D, src []S, f func([]D, []S)) {
+	src = src[:len(dst)]
+	f32.ForRange(len(dst), func(lo, hi int) { f(dst[lo:hi], src[lo:hi]) })
 }
 
 func convert[D, S float](dst []D, src []S) {
@@ -84,16 +92,21 @@ func convert[D, S float](dst []D, src []S) {
 func (hostBackend) fill(dst view, v float64) {
 	switch dst.st.dtype {
 	case Float32:
-		fillSlice(dst.f32(), float32(v))
+		fillPieces(dst.f32(), float32(v))
 	case Float64:
-		fillSlice(dst.f64(), v)
+		fillPieces(dst.f64(), v)
 	case Float16:
-		fillSlice(dst.u16(), half.Float32ToFloat16(float32(v)))
+		fillPieces(dst.u16(), half.Float32ToFloat16(float32(v)))
 	case BFloat16:
-		fillSlice(dst.u16(), half.Float32ToBFloat16(float32(v)))
+		fillPieces(dst.u16(), half.Float32ToBFloat16(float32(v)))
 	default:
 		fillInt(dst, v)
 	}
+}
+
+// fillPieces is fillSlice over pieces of s on dl's threads.
+func fillPieces[T any](s []T, v T) {
+	f32.ForRange(len(s), func(lo, hi int) { fillSlice(s[lo:hi], v) })
 }
 
 func fillSlice[T any](s []T, v T) {

@@ -3,6 +3,7 @@ package dl
 import (
 	"math"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
@@ -25,7 +26,8 @@ func (hostBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
 // along it.
 func binaryF[F float](op binaryOp, o, a, b []F, bc *broadcast) {
 	if bc == nil {
-		binContig(op, o, a, b)
+		a, b = a[:len(o)], b[:len(o)]
+		f32.ForRange(len(o), func(lo, hi int) { binContig(op, o[lo:hi], a[lo:hi], b[lo:hi]) })
 		return
 	}
 	eachRow(o, a, b, bc, func(o, a, b []F) { binContig(op, o, a, b) },
@@ -172,9 +174,11 @@ func (hostBackend) scalar(op scalarOp, dst, src view, s float64) {
 		return
 	}
 	if dst.st.dtype == Float64 {
-		scalarF(op, dst.f64(), src.f64(), s)
+		o, x := dst.f64(), src.f64()
+		f32.ForRange(len(o), func(lo, hi int) { scalarF(op, o[lo:hi], x[lo:hi], s) })
 	} else {
-		scalarF(op, dst.f32(), src.f32(), s)
+		o, x := dst.f32(), src.f32()
+		f32.ForRange(len(o), func(lo, hi int) { scalarF(op, o[lo:hi], x[lo:hi], s) })
 	}
 }
 

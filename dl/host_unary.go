@@ -3,6 +3,7 @@ package dl
 import (
 	"math"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
@@ -10,7 +11,9 @@ import (
 // slices, selected by a switch outside the loop.  float32 math goes
 // through float64 (math.Exp etc.) and rounds once, except where the vec
 // package has a float32 loop: Exp (float64 lanes), ReLU and GELU (float32
-// lanes, within 7 ulp of the float64 formula: see vec's gelu.go).
+// lanes, within 7 ulp of the float64 formula: see vec's gelu.go).  Large
+// float tensors are split into pieces over dl's threads (f32.ForRange):
+// each element's result is the same on any number of threads.
 
 func (hostBackend) unary(op unaryOp, dst, src view) {
 	if dst.st.dtype.isInt() {
@@ -19,9 +22,11 @@ func (hostBackend) unary(op unaryOp, dst, src view) {
 		return
 	}
 	if dst.st.dtype == Float64 {
-		unaryF(op, dst.f64(), src.f64())
+		o, x := dst.f64(), src.f64()
+		f32.ForRange(len(o), func(lo, hi int) { unaryF(op, o[lo:hi], x[lo:hi]) })
 	} else {
-		unaryF(op, dst.f32(), src.f32())
+		o, x := dst.f32(), src.f32()
+		f32.ForRange(len(o), func(lo, hi int) { unaryF(op, o[lo:hi], x[lo:hi]) })
 	}
 }
 

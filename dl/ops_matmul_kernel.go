@@ -63,8 +63,11 @@ func (k MatMulKernel) gemm() f32.Kernel {
 }
 
 // SetNumThreads sets how many goroutines a matrix multiply, the fused
-// attention and the fused LayerNorm use on host devices; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
-// torch.set_num_threads.  (gonum's BLAS kernel picks its own.)  It returns
+// attention, the fused LayerNorm, and the elementwise ops, casts and
+// optimiser updates of large tensors (32768 elements a goroutine at
+// least) use on host devices; n <= 0 restores the default,
+// runtime.GOMAXPROCS(0).  What an elementwise op computes for an element
+// does not depend on it.  Like torch.set_num_threads.  (gonum's BLAS kernel picks its own.)  It returns
 // the previous setting, 0 for the default, so a caller can restore it:
 // NumThreads would give the resolved count and pin it.
 func SetNumThreads(n int) int {

@@ -123,9 +123,9 @@ func (o *Adam) Step() {
 		c := adamCoeffs{lr: o.cfg.lr, beta1: o.cfg.beta1, beta2: o.cfg.beta2, eps: o.cfg.eps,
 			weightDecay: o.cfg.weightDecay, decoupled: o.decoupled, amsgrad: o.cfg.amsgrad, step: s.step}
 		if p.DType() == dl.Float32 {
-			adamUpdate(p.Float32Data(), g.Float32Data(), m.Float32Data(), v.Float32Data(), data32(vmax), c)
+			adamPieces(p.Float32Data(), g.Float32Data(), m.Float32Data(), v.Float32Data(), data32(vmax), c)
 		} else {
-			adamUpdate(p.Float64Data(), g.Float64Data(), m.Float64Data(), v.Float64Data(), data64(vmax), c)
+			adamPieces(p.Float64Data(), g.Float64Data(), m.Float64Data(), v.Float64Data(), data64(vmax), c)
 		}
 	}
 }

@@ -1,6 +1,27 @@
 package optim
 
-import "math"
+import (
+	"math"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+)
+
+// adamPieces is adamUpdate over pieces of the parameter on dl's threads
+// (f32.ForRange): each element's update depends on that element alone, so
+// the result is the same on any number of threads.
+func adamPieces[T float](p, g, m, v, vmax []T, c adamCoeffs) {
+	f32.ForRange(len(p), func(lo, hi int) {
+		adamUpdate(p[lo:hi], g[lo:hi], m[lo:hi], v[lo:hi], piece(vmax, lo, hi), c)
+	})
+}
+
+// piece is s[lo:hi], or nil for a nil s (an optional buffer).
+func piece[T any](s []T, lo, hi int) []T {
+	if s == nil {
+		return nil
+	}
+	return s[lo:hi]
+}
 
 // adamCoeffs are the per-step scalars of Adam, computed in float64 once per
 // step as PyTorch computes them in Python floats.

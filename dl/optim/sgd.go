@@ -66,9 +66,9 @@ func (o *SGD) Step() {
 			buf = lazyZeros(&o.bufs[i], p)
 		}
 		if p.DType() == dl.Float32 {
-			sgdUpdate(p.Float32Data(), g.Float32Data(), data32(buf), o.cfg, first)
+			sgdPieces(p.Float32Data(), g.Float32Data(), data32(buf), o.cfg, first)
 		} else {
-			sgdUpdate(p.Float64Data(), g.Float64Data(), data64(buf), o.cfg, first)
+			sgdPieces(p.Float64Data(), g.Float64Data(), data64(buf), o.cfg, first)
 		}
 	}
 }

@@ -1,9 +1,18 @@
 package optim
 
-import "github.com/dlbd/dlbd/dl/internal/kernels/vec"
+import (
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
 
 // float is the element type of parameters the optimizers update in place.
 type float interface{ ~float32 | ~float64 }
+
+// sgdPieces is sgdUpdate over pieces of the parameter on dl's threads
+// (f32.ForRange), with the same result on any number of threads.
+func sgdPieces[T float](p, g, buf []T, c SGDConfig, first bool) {
+	f32.ForRange(len(p), func(lo, hi int) { sgdUpdate(p[lo:hi], g[lo:hi], piece(buf, lo, hi), c, first) })
+}
 
 // sgdUpdate applies one SGD step to the parameter p with gradient g, in
 // PyTorch's order (torch.optim.SGD, "Algorithm" in its documentation):

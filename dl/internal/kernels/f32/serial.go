@@ -19,3 +19,13 @@ func GemmSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b
 // caller's and the GEMM kernels' pool), and returns the first error an f
 // returned; f must not panic.  See gemm.ForEach.
 func ForEach(n int, f func(i int) error) error { return gemm.ForEach(kernels.Threads(), n, f) }
+
+// ElementGrain is the fewest elements ForRange gives a goroutine of an
+// elementwise loop: PyTorch CPU's at::internal::GRAIN_SIZE, 32768.
+const ElementGrain = 32768
+
+// ForRange runs f over [0, n) in contiguous pieces of at least
+// ElementGrain elements on up to Threads() goroutines: the elementwise
+// loops of dl (casts, activations, sums, the optimisers' updates).  See
+// gemm.ForRange.
+func ForRange(n int, f func(lo, hi int)) { gemm.ForRange(kernels.Threads(), n, ElementGrain, f) }

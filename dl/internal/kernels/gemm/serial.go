@@ -65,3 +65,26 @@ func ForEach(nt, n int, f func(i int) error) error {
 	}
 	return nil
 }
+
+// ForRange runs f over [0, n) in contiguous pieces on up to nt goroutines
+// (as ForEach), giving each at least grain elements: below that, handing
+// work to another core costs more than it saves.  Pieces start at
+// multiples of 16 elements (a 64-byte line of float32), so no two
+// goroutines write the same cache line of an aligned slice.  f must not
+// panic.  What f computes for an element must not depend on where the
+// pieces start, so that results are the same on any number of threads.
+func ForRange(nt, n, grain int, f func(lo, hi int)) {
+	pieces := min(max(nt, 1), n/max(grain, 1))
+	if pieces <= 1 {
+		if n > 0 {
+			f(0, n)
+		}
+		return
+	}
+	step := ((n+pieces-1)/pieces + 15) &^ 15
+	pieces = (n + step - 1) / step
+	ForEach(pieces, pieces, func(i int) error {
+		f(i*step, min((i+1)*step, n))
+		return nil
+	})
+}

@@ -68,3 +68,38 @@ func TestRunSerial(t *testing.T) {
 		}
 	}
 }
+
+// TestForRange: every element is covered once, pieces are contiguous,
+// start at multiples of 16 and hold at least grain elements (but for the
+// last), and small ranges stay on one piece.
+func TestForRange(t *testing.T) {
+	for _, nt := range []int{0, 1, 2, 3, 8} {
+		for _, n := range []int{0, 1, 15, 100, 1000, 4097} {
+			for _, grain := range []int{0, 1, 64, 1000} {
+				counts := make([]atomic.Int32, n)
+				var pieces atomic.Int32
+				var bad atomic.Value
+				ForRange(nt, n, grain, func(lo, hi int) {
+					pieces.Add(1)
+					if lo >= hi || lo%16 != 0 || (hi < n && hi-lo < grain) {
+						bad.Store([2]int{lo, hi})
+					}
+					for i := lo; i < hi; i++ {
+						counts[i].Add(1)
+					}
+				})
+				if b := bad.Load(); b != nil {
+					t.Fatalf("ForRange(%d, %d, %d) gave the piece %v", nt, n, grain, b)
+				}
+				for i := range counts {
+					if c := counts[i].Load(); c != 1 {
+						t.Fatalf("ForRange(%d, %d, %d) covered element %d %d times; want once", nt, n, grain, i, c)
+					}
+				}
+				if p := int(pieces.Load()); p > max(nt, 1) || (n > 0 && n < 2*max(grain, 1) && p != 1) {
+					t.Errorf("ForRange(%d, %d, %d) ran %d pieces", nt, n, grain, p)
+				}
+			}
+		}
+	}
+}

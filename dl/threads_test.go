@@ -1,0 +1,40 @@
+package dl
+
+import (
+	"math"
+	"testing"
+)
+
+// TestElementwiseThreadsAgree: the elementwise ops, casts and scalar ops
+// that large tensors split over goroutines give the same bits on 1 and 3
+// threads (pieces of f32.ForRange), on a length of over 3 pieces' grains
+// that is not a multiple of their alignment.
+func TestElementwiseThreadsAgree(t *testing.T) {
+	const n = 3*32768 + 1001
+	g := NewGenerator(5)
+	x := Options{Generator: g}.Randn(n)
+	y := Options{Generator: g}.Randn(n)
+	ops := map[string]func() *Tensor{
+		"GELU":             func() *Tensor { return x.GELU() },
+		"Exp":              func() *Tensor { return x.Exp() },
+		"Add":              func() *Tensor { return x.Add(y) },
+		"Mul":              func() *Tensor { return x.Mul(y) },
+		"MulScalar":        func() *Tensor { return x.MulScalar(0.3) },
+		"AsType(BFloat16)": func() *Tensor { return x.AsType(BFloat16).AsType(Float32) },
+		"AsType(Float16)":  func() *Tensor { return x.AsType(Float16).AsType(Float32) },
+		"AsType(Float64)":  func() *Tensor { return x.AsType(Float64).AsType(Float32) },
+		"Float64 Tanh":     func() *Tensor { return x.AsType(Float64).Tanh().AsType(Float32) },
+	}
+	for name, op := range ops {
+		prev := SetNumThreads(1)
+		one := op().Float32Data()
+		SetNumThreads(3)
+		three := op().Float32Data()
+		SetNumThreads(prev)
+		for i := range one {
+			if math.Float32bits(one[i]) != math.Float32bits(three[i]) {
+				t.Fatalf("%s: element %d is %v on 1 thread, %v on 3", name, i, one[i], three[i])
+			}
+		}
+	}
+}
