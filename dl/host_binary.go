@@ -174,11 +174,9 @@ func (hostBackend) scalar(op scalarOp, dst, src view, s float64) {
 		return
 	}
 	if dst.st.dtype == Float64 {
-		o, x := dst.f64(), src.f64()
-		f32.ForRange(len(o), func(lo, hi int) { scalarF(op, o[lo:hi], x[lo:hi], s) })
+		inPieces(dst.f64(), src.f64(), func(o, x []float64) { scalarF(op, o, x, s) })
 	} else {
-		o, x := dst.f32(), src.f32()
-		f32.ForRange(len(o), func(lo, hi int) { scalarF(op, o[lo:hi], x[lo:hi], s) })
+		inPieces(dst.f32(), src.f32(), func(o, x []float32) { scalarF(op, o, x, s) })
 	}
 }
 

@@ -3,7 +3,6 @@ package dl
 import (
 	"math"
 
-	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
@@ -12,7 +11,7 @@ import (
 // through float64 (math.Exp etc.) and rounds once, except where the vec
 // package has a float32 loop: Exp (float64 lanes), ReLU and GELU (float32
 // lanes, within 7 ulp of the float64 formula: see vec's gelu.go).  Large
-// float tensors are split into pieces over dl's threads (f32.ForRange):
+// float tensors are split into pieces over dl's threads (inPieces):
 // each element's result is the same on any number of threads.
 
 func (hostBackend) unary(op unaryOp, dst, src view) {
@@ -22,11 +21,9 @@ func (hostBackend) unary(op unaryOp, dst, src view) {
 		return
 	}
 	if dst.st.dtype == Float64 {
-		o, x := dst.f64(), src.f64()
-		f32.ForRange(len(o), func(lo, hi int) { unaryF(op, o[lo:hi], x[lo:hi]) })
+		inPieces(dst.f64(), src.f64(), func(o, x []float64) { unaryF(op, o, x) })
 	} else {
-		o, x := dst.f32(), src.f32()
-		f32.ForRange(len(o), func(lo, hi int) { unaryF(op, o[lo:hi], x[lo:hi]) })
+		inPieces(dst.f32(), src.f32(), func(o, x []float32) { unaryF(op, o, x) })
 	}
 }
 
