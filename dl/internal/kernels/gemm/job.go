@@ -56,8 +56,12 @@ func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
 	tilesPer := max(1, min(ceilDiv(tilesM, 4*j.nt), mk.MC/mk.MR))
 	j.chunkRows = tilesPer * mk.MR
 	j.chunksM = ceilDiv(tilesM, tilesPer)
+	// Few chunks of rows (dW = dYᵀX with 10 outputs; the 128 rows of one
+	// sequence's inference: 5 chunks for 2 goroutines, one of which would
+	// wait a fifth of the time): split N too, into about 4 chunks per
+	// goroutine.  One goroutine has nothing to balance.
 	j.partsN = 1
-	if j.chunksM < 2*j.nt { // few rows (e.g. dW = dYᵀX with 10 outputs): split N too
+	if j.nt > 1 && j.chunksM < 4*j.nt {
 		j.partsN = min(tilesN, ceilDiv(4*j.nt, j.chunksM))
 	}
 	j.kc = blockDepth(p.K, mk.KC)
