@@ -70,7 +70,8 @@ func ForEach(nt, n int, f func(i int) error) error {
 // (as ForEach), giving each at least grain elements: below that, handing
 // work to another core costs more than it saves.  Pieces start at
 // multiples of 16 elements (a 64-byte line of float32), so no two
-// goroutines write the same cache line of an aligned slice.  f must not
+// goroutines write the same cache line of an aligned float32 or float64
+// slice; of a 16-bit one, at most the line a boundary falls in.  f must not
 // panic.  What f computes for an element must not depend on where the
 // pieces start, so that results are the same on any number of threads.
 func ForRange(nt, n, grain int, f func(lo, hi int)) {
