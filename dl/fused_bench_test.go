@@ -85,31 +85,34 @@ func BenchmarkFusedLinear(b *testing.B) {
 
 // BenchmarkCausalSelfAttention times forward and backward of
 // CausalSelfAttention on qkv [8, T, 3·256] (4 heads, the d=256 model of
-// dl/nn's BenchmarkTransformerStep), float32, fused and written out.
+// dl/nn's BenchmarkTransformerStep), fused and written out, in float32
+// and in bfloat16 (autocast's dtype of the projection's output).
 func BenchmarkCausalSelfAttention(b *testing.B) {
 	const batch, d, heads = 8, 256, 4
-	for _, t := range []int{128, 512} {
-		for _, impl := range []string{"fused", "unfused"} {
-			for _, threads := range []int{1, 2} {
-				b.Run(fmt.Sprintf("impl=%s/T=%d/threads=%d", impl, t, threads), func(b *testing.B) {
-					dltest.UseThreads(b, threads)
-					o := dl.Options{Generator: dl.NewGenerator(0)}
-					qkv := o.Randn(batch, t, 3*d).SetRequiresGrad(true)
-					r := o.Randn(batch, t, d)
-					step := func() {
-						fusedOrNot(impl, func() {
-							loss := dl.CausalSelfAttention(qkv, heads).Mul(r).Sum()
-							loss.Backward()
-							loss.Release()
-							qkv.ZeroGrad()
-						})
-					}
-					step()
-					b.ResetTimer()
-					for b.Loop() {
+	for _, dt := range []dl.DType{dl.Float32, dl.BFloat16} {
+		for _, t := range []int{128, 512} {
+			for _, impl := range []string{"fused", "unfused"} {
+				for _, threads := range []int{1, 2} {
+					b.Run(fmt.Sprintf("dtype=%v/impl=%s/T=%d/threads=%d", dt, impl, t, threads), func(b *testing.B) {
+						dltest.UseThreads(b, threads)
+						o := dl.Options{Generator: dl.NewGenerator(0)}
+						qkv := o.Randn(batch, t, 3*d).AsType(dt).SetRequiresGrad(true)
+						r := o.Randn(batch, t, d).AsType(dt)
+						step := func() {
+							fusedOrNot(impl, func() {
+								loss := dl.CausalSelfAttention(qkv, heads).Mul(r).Sum()
+								loss.Backward()
+								loss.Release()
+								qkv.ZeroGrad()
+							})
+						}
 						step()
-					}
-				})
+						b.ResetTimer()
+						for b.Loop() {
+							step()
+						}
+					})
+				}
 			}
 		}
 	}

@@ -249,3 +249,43 @@ func TestGemmHalfRoundB(t *testing.T) {
 		t.Errorf("RoundB without a 16-bit A: %v; want an *ArgError naming the fix", err)
 	}
 }
+
+// TestGemmHalfSerial checks that GemmHalfSerial gives, bit for bit, what
+// GemmHalf gives on one thread (the same kernel: AMX or AVX512_BF16 for
+// bfloat16 where the CPU has them), over both formats, every transpose and
+// depths below and above an AMX tile's 16 pairs, and that a format that is
+// not 16-bit is refused by name.
+func TestGemmHalfSerial(t *testing.T) {
+	defer SetThreads(SetThreads(1))
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, h := range []Half{Float16, BFloat16} {
+		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			for _, k := range []int{8, 64, 130} {
+				m, n, ld := 70, 45, 140
+				a, _ := halfData(r, h, ld*ld, false)
+				b, _ := halfData(r, h, ld*ld, false)
+				want := make([]float32, m*ld)
+				for i := range want {
+					want[i] = float32(r.NormFloat64())
+				}
+				got := append([]float32(nil), want...)
+				GemmHalf(h, transpose(tr[0]), transpose(tr[1]), m, n, k, 0.5, a, ld, b, ld, 2, want, ld)
+				if err := GemmHalfSerial(h, tr[0], tr[1], m, n, k, 0.5, a, ld, b, ld, 2, got, ld); err != nil {
+					t.Fatalf("GemmHalfSerial: %v", err)
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%v tA=%v tB=%v k=%d: c[%d] = %v; GemmHalf on one thread gives %v", h, tr[0], tr[1], k, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	defer func() {
+		e, ok := recover().(*gemm.ArgError)
+		if !ok || !strings.Contains(e.Error(), "f32.GemmHalfSerial") || !strings.Contains(e.Error(), "16-bit") {
+			t.Fatalf("GemmHalfSerial with format none panicked with %v; want a *gemm.ArgError naming the call and the 16-bit formats", e)
+		}
+	}()
+	GemmHalfSerial(gemm.NoHalf, false, false, 1, 1, 1, 1, []uint16{0}, 1, []uint16{0}, 1, 0, []float32{0}, 1)
+}

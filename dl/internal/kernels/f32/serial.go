@@ -29,3 +29,14 @@ const ElementGrain = 32768
 // loops of dl (casts, activations, sums, the optimisers' updates).  See
 // gemm.ForRange.
 func ForRange(n int, f func(lo, hi int)) { gemm.ForRange(kernels.Threads(), n, ElementGrain, f) }
+
+// GemmHalfSerial is GemmHalf on the calling goroutine alone, with
+// transposes as booleans, as GemmSerial is Gemm's: the fused attention's
+// bfloat16 products, one head per goroutine.  It returns the context's
+// error instead of panicking; inconsistent arguments, or an h that is not
+// Float16 or BFloat16, panic with a *gemm.ArgError.
+func GemmHalfSerial(h Half, tA, tB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) error {
+	p := halfArgs("f32.GemmHalfSerial", h, transpose(tA), transpose(tB), m, n, k, alpha, a, lda, ldb, beta, c, ldc)
+	p.BH = b
+	return kernels.RunSerial(&p)
+}
