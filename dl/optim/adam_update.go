@@ -4,15 +4,40 @@ import (
 	"math"
 
 	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
 // adamPieces is adamUpdate over pieces of the parameter on dl's threads
 // (f32.ForRange): each element's update depends on that element alone, so
 // the result is the same on any number of threads.
 func adamPieces[T float](p, g, m, v, vmax []T, c adamCoeffs) {
+	p32, isF32 := any(p).([]float32)
+	if isF32 && !c.amsgrad {
+		g32, m32, v32, vc := any(g).([]float32), any(m).([]float32), any(v).([]float32), c.vec()
+		f32.ForRange(len(p), func(lo, hi int) { vec.Adam(p32[lo:hi], g32[lo:hi], m32[lo:hi], v32[lo:hi], vc) })
+		return
+	}
 	f32.ForRange(len(p), func(lo, hi int) {
 		adamUpdate(p[lo:hi], g[lo:hi], m[lo:hi], v[lo:hi], piece(vmax, lo, hi), c)
 	})
+}
+
+// vec returns c's scalars rounded to float32 as adamUpdate[float32] rounds
+// them, for vec.Adam (the same update, 16 lanes at a time with AVX-512).
+func (c adamCoeffs) vec() vec.AdamCoeffs {
+	bc1, bc2 := c.biasCorrections()
+	return vec.AdamCoeffs{
+		Beta1: float32(c.beta1), Beta2: float32(c.beta2),
+		OneMinusB1: float32(1 - c.beta1), OneMinusB2: float32(1 - c.beta2),
+		StepSize: float32(c.lr / bc1), BC2Sqrt: float32(math.Sqrt(bc2)), Eps: float32(c.eps),
+		Decay: float32(1 - c.lr*c.weightDecay), WeightDecay: float32(c.weightDecay), Decoupled: c.decoupled,
+	}
+}
+
+// biasCorrections returns 1 − β1ᵗ and 1 − β2ᵗ.
+func (c adamCoeffs) biasCorrections() (bc1, bc2 float64) {
+	t := float64(c.step)
+	return 1 - math.Pow(c.beta1, t), 1 - math.Pow(c.beta2, t)
 }
 
 // piece is s[lo:hi], or nil for a nil s (an optional buffer).
@@ -47,9 +72,7 @@ type adamCoeffs struct {
 // v̂ = v/(1−β2ᵗ), rearranged as PyTorch does: ε is added after dividing √v by
 // √(1−β2ᵗ), not to v̂ under the root.
 func adamUpdate[T float](p, g, m, v, vmax []T, c adamCoeffs) {
-	t := float64(c.step)
-	bc1 := 1 - math.Pow(c.beta1, t)
-	bc2 := 1 - math.Pow(c.beta2, t)
+	bc1, bc2 := c.biasCorrections()
 	stepSize := T(c.lr / bc1)
 	bc2Sqrt := T(math.Sqrt(bc2))
 	b1, b2, eps := T(c.beta1), T(c.beta2), T(c.eps)

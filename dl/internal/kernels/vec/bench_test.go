@@ -39,3 +39,28 @@ func BenchmarkVec(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdam times one AdamW step of the 3.3M parameters of dl/nn's
+// d=256 Transformer benchmark, the Go loop against the dispatched one.
+func BenchmarkAdam(b *testing.B) {
+	const n = 3300000
+	p, g, m, v := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range p {
+		p[i], g[i] = float32(i%7)-3, float32(i%5)-2
+	}
+	c := adamStep(adamModes[0].c, 10)
+	for _, im := range []struct {
+		name string
+		fn   func()
+	}{
+		{"generic", func() { adamGeneric(p, g, m, v, &c) }},
+		{"auto", func() { Adam(p, g, m, v, c) }},
+	} {
+		b.Run("impl="+im.name, func(b *testing.B) {
+			b.SetBytes(28 * n) // p, m, v read and written, g read
+			for b.Loop() {
+				im.fn()
+			}
+		})
+	}
+}

@@ -34,6 +34,11 @@ func reluGradAVX512(dst, grad, y *float32, n int)
 //go:noescape
 func addAVX512(dst, a, b *float32, n int)
 
+// adamAVX512 is adamGeneric on n elements (adam_amd64.s).
+//
+//go:noescape
+func adamAVX512(p, grad, m, v *float32, n int, c *AdamCoeffs)
+
 var haveAVX512 = cpu.X86.HasAVX512F
 
 // vectorLen returns the prefix of n the vector loops handle (0 without
@@ -49,6 +54,14 @@ func axpyVec(alpha float32, x, y []float32) int {
 	n := vectorLen(len(y))
 	if n > 0 {
 		axpyAVX512(alpha, &x[0], &y[0], n)
+	}
+	return n
+}
+
+func adamVec(p, g, m, v []float32, c *AdamCoeffs) int {
+	n := vectorLen(len(p))
+	if n > 0 {
+		adamAVX512(&p[0], &g[0], &m[0], &v[0], n, c)
 	}
 	return n
 }
