@@ -117,3 +117,34 @@ func BenchmarkCausalSelfAttention(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLayerNorm times forward and backward of LayerNorm on the
+// [1024, 256] activations of dl/nn's d=256 Transformer step (batch 8,
+// T=128), one thread, fused (rows in float64 lanes, dl/internal/kernels/vec)
+// and unfused (the written-out mean, variance and normalisation).
+func BenchmarkLayerNorm(b *testing.B) {
+	const rows, d = 1024, 256
+	for _, impl := range []string{"fused", "unfused"} {
+		b.Run(fmt.Sprintf("impl=%s/rows=%d/d=%d", impl, rows, d), func(b *testing.B) {
+			dltest.UseThreads(b, 1)
+			o := dl.Options{Generator: dl.NewGenerator(0)}
+			x := o.Randn(rows, d).SetRequiresGrad(true)
+			w, bias := o.Randn(d).SetRequiresGrad(true), o.Randn(d).SetRequiresGrad(true)
+			step := func() {
+				fusedOrNot(impl, func() {
+					loss := dl.LayerNorm(x, w, bias, 1e-5).Sum()
+					loss.Backward()
+					loss.Release()
+					x.ZeroGrad()
+					w.ZeroGrad()
+					bias.ZeroGrad()
+				})
+			}
+			step()
+			b.ResetTimer()
+			for b.Loop() {
+				step()
+			}
+		})
+	}
+}

@@ -1,9 +1,8 @@
 package dl
 
 import (
-	"math"
-
 	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
 // The fused LayerNorm kernel.  The unfused path (ops_layernorm.go) runs
@@ -143,43 +142,6 @@ func affine64[F float](w, b []F, d int) (wf, bf []float64) {
 	return wf, bf
 }
 
-// rowSum returns Σ x over a row, in four interleaved float64 chains (one
-// chain is bound by the latency of its additions).
-func rowSum[F float](x []F) float64 {
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		v := x[j : j+4 : j+4]
-		s0 += float64(v[0])
-		s1 += float64(v[1])
-		s2 += float64(v[2])
-		s3 += float64(v[3])
-	}
-	for ; j < len(x); j++ {
-		s0 += float64(x[j])
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// rowSqDev returns Σ (x − c)² over a row, as rowSum does.
-func rowSqDev[F float](x []F, c float64) float64 {
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		v := x[j : j+4 : j+4]
-		a, b, e, f := float64(v[0])-c, float64(v[1])-c, float64(v[2])-c, float64(v[3])-c
-		s0 += a * a
-		s1 += b * b
-		s2 += e * e
-		s3 += f * f
-	}
-	for ; j < len(x); j++ {
-		a := float64(x[j]) - c
-		s0 += a * a
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // lnForward normalises each row of x (rows × d): out = x̂·w + b with
 // x̂ = (x − mean)·rstd, rstd = 1/√(var + eps); w and b may be nil.
 func lnForward[F float](x, w, b, out, xhat, rstd []F, rows, d int, eps float64) error {
@@ -190,17 +152,8 @@ func lnForward[F float](x, w, b, out, xhat, rstd []F, rows, d int, eps float64) 
 			return err
 		}
 		for r := blk * layerNormRows; r < min(rows, (blk+1)*layerNormRows); r++ {
-			xr := x[r*d : (r+1)*d]
-			mean := rowSum(xr) / float64(d)
-			rs := 1 / math.Sqrt(rowSqDev(xr, mean)/float64(d)+eps)
-			rstd[r] = F(rs)
-			hr, or := xhat[r*d:(r+1)*d:(r+1)*d], out[r*d:(r+1)*d:(r+1)*d]
-			wr, br := wf[:d:d], bf[:d:d]
-			for j, v := range xr {
-				h := (float64(v) - mean) * rs
-				hr[j] = F(h)
-				or[j] = F(h*wr[j] + br[j])
-			}
+			row := r * d
+			rstd[r] = F(vec.LayerNormRow(out[row:row+d], xhat[row:row+d], x[row:row+d], wf, bf, eps))
 		}
 		return nil
 	})
@@ -218,27 +171,12 @@ func lnBackward[F float](g, xhat, rstd, w, gx []F, pw, pb []float64, rows, d int
 		}
 		bw, bb := make([]float64, d), make([]float64, d) // this block's Σ g·x̂ and Σ g
 		for r := blk * layerNormRows; r < min(rows, (blk+1)*layerNormRows); r++ {
-			gr, hr := g[r*d:(r+1)*d:(r+1)*d], xhat[r*d:(r+1)*d:(r+1)*d]
-			wr, bwr, bbr := wf[:d:d], bw[:d:d], bb[:d:d]
-			var m1, m2 float64
-			for j, gv := range gr {
-				gf, h := float64(gv), float64(hr[j])
-				bwr[j] += gf * h
-				bbr[j] += gf
-				dh := gf * wr[j]
-				m1 += dh
-				m2 += dh * h
+			row := r * d
+			var gxr []F
+			if gx != nil {
+				gxr = gx[row : row+d]
 			}
-			if gx == nil {
-				continue
-			}
-			m1 /= float64(d)
-			m2 /= float64(d)
-			rs := float64(rstd[r])
-			xr := gx[r*d : (r+1)*d : (r+1)*d]
-			for j, gv := range gr {
-				xr[j] = F(rs * (float64(gv)*wr[j] - m1 - float64(hr[j])*m2))
-			}
+			vec.LayerNormGradRow(gxr, g[row:row+d], xhat[row:row+d], wf, bw, bb, float64(rstd[r]))
 		}
 		if pw != nil {
 			copy(pw[blk*d:(blk+1)*d], bw)

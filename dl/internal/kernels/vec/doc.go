@@ -1,6 +1,7 @@
 // Package vec holds the float32 vector loops on the hot path of a training
-// step outside the matrix multiply: the SGD and Adam updates, ReLU and
-// its gradient, sums, and the exponentials of softmax and cross-entropy.
+// step outside the matrix multiply: the SGD and Adam updates, LayerNorm's
+// rows, ReLU and its gradient, sums, and the exponentials of softmax and
+// cross-entropy.
 // Each is a plain Go loop (its reference, named ...Generic, or exp64) with
 // an AVX-512 twin in assembly, chosen at start-up; results are
 // bit-identical to the Go loop.
@@ -15,6 +16,12 @@
 //     its bits; 16 lanes make it ~5x faster than the scalar loop (3.3M
 //     parameters: 9.2 -> 1.9 ms, BenchmarkAdam), which
 //     was 7% of the bfloat16 Transformer step.
+//   - [LayerNormRow], [LayerNormGradRow]: one row of the fused
+//     LayerNorm, forward and backward, in float64 arithmetic on float32
+//     (AVX-512, 8 lanes) or float64 rows; their sums run over 16 lanes in
+//     an order the Go loops follow too, so both give the same bits
+//     (forward and backward of [1024, 256]: 1.38 -> 0.60 ms,
+//     dl's BenchmarkLayerNorm).
 //   - [ReLU]: dst[i] = max(src[i], 0) (NaN stays NaN, −0 becomes +0).
 //   - [ReLUGrad]: dst[i] = g[i] where y[i] > 0 as an integer, else +0.
 //   - [Add]: dst[i] = a[i] + b[i] (gradient accumulation, row sums).

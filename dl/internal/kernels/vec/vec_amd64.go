@@ -175,3 +175,72 @@ func geluGradVec(dst, g, x []float32) int {
 	}
 	return n
 }
+
+// The LayerNorm row loops (layernorm_amd64.s) on n float32 elements, n > 0
+// a multiple of 16.
+//
+//go:noescape
+func sum64AVX512(x *float32, n int) float64
+
+//go:noescape
+func sqDevAVX512(x *float32, n int, c float64) float64
+
+//go:noescape
+func lnRowAVX512(out, xhat, x *float32, w, b *float64, n int, mean, rs float64)
+
+//go:noescape
+func lnGradSumsAVX512(grad, xhat *float32, w, bw, bb *float64, n int) (m1, m2 float64)
+
+//go:noescape
+func lnGradRowAVX512(gx, grad, xhat *float32, w *float64, n int, rs, m1, m2 float64)
+
+// rowLen returns the prefix of a float32 row the LayerNorm loops take: a
+// multiple of 16, 0 for float64 rows or without AVX-512.
+func rowLen[F Float](x []F) ([]float32, int) {
+	x32, ok := any(x).([]float32)
+	if !ok || !haveAVX512 {
+		return nil, 0
+	}
+	return x32, len(x32) &^ (rowLanes - 1)
+}
+
+func sumVec[F Float](x []F) (float64, int) {
+	if x32, n := rowLen(x); n > 0 {
+		return sum64AVX512(&x32[0], n), n
+	}
+	return sumGeneric(x)
+}
+
+func sqDevVec[F Float](x []F, c float64) (float64, int) {
+	if x32, n := rowLen(x); n > 0 {
+		return sqDevAVX512(&x32[0], n, c), n
+	}
+	return sqDevGeneric(x, c)
+}
+
+func lnRowVec[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) int {
+	x32, n := rowLen(x)
+	if n > 0 {
+		o, h := any(out).([]float32), any(xhat).([]float32)
+		lnRowAVX512(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
+	}
+	return n
+}
+
+func lnGradSumsVec[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n int) {
+	if g32, n := rowLen(g); n > 0 {
+		h := any(xhat).([]float32)
+		m1, m2 = lnGradSumsAVX512(&g32[0], &h[0], &w[0], &bw[0], &bb[0], n)
+		return m1, m2, n
+	}
+	return lnGradSumsLanes(g, xhat, w, bw, bb)
+}
+
+func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int {
+	g32, n := rowLen(g)
+	if n > 0 {
+		o, h := any(gx).([]float32), any(xhat).([]float32)
+		lnGradRowAVX512(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
+	}
+	return n
+}

@@ -33,3 +33,16 @@ func geluGradVec(dst, g, x []float32) int {
 	geluGradFloat64(dst, g, x)
 	return len(dst)
 }
+
+// The LayerNorm rows: the lane loops of the reference, the element loops
+// left to the generic code.
+
+func sumVec[F Float](x []F) (float64, int)              { return sumGeneric(x) }
+func sqDevVec[F Float](x []F, c float64) (float64, int) { return sqDevGeneric(x, c) }
+func lnRowVec[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) int {
+	return 0
+}
+func lnGradSumsVec[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n int) {
+	return lnGradSumsLanes(g, xhat, w, bw, bb)
+}
+func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int { return 0 }
