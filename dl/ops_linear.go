@@ -96,25 +96,36 @@ func linearBackward(op string, x, w, b, wt, bt *Tensor, rows, in, out int) func(
 }
 
 // linearForward computes x·wᵀ (+ b) with one GEMM.  Half x and w go to
-// the kernel as they are (decoded while packed) and accumulate, onto a
-// float32 copy of the bias, into a float32 output rounded once by finish.
+// the kernel as they are (decoded while packed).  On host devices the
+// kernel adds the bias to each tile of the product and rounds a half
+// result as it stores the tile (gemm.Args.Bias, CH): the output is
+// written once.  Elsewhere the product accumulates onto a copy of the
+// bias in every row, in float32 for half operands, rounded once by
+// finish.
 func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *Tensor {
-	y := newTensor(op, x.dev, accDType(x.dtype), dims)
+	dt := accDType(x.dtype)
+	if x.dev.IsHost() {
+		dt = x.dtype
+	}
+	y := newTensor(op, x.dev, dt, dims)
 	if y.n == 0 {
 		return finish(y, x.dtype, nil)
 	}
 	k := x.k(op)
-	beta := 0.0
-	if b != nil { // broadcast the bias into every row, then accumulate onto it
+	g := &gemmArgs{op: op, transB: true, m: rows, n: out, k: in, alpha: 1, c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1}
+	if b != nil {
 		b32 := compute32(b)
-		idx := make([]int, rows)
-		x.ik(op).indexSelect(y.v(op), b32.v(op), idx, out)
 		if b32 != b {
-			b32.Release()
+			defer b32.Release()
 		}
-		beta = 1
+		if x.dev.IsHost() {
+			g.bias = b32.v(op)
+		} else { // broadcast the bias into every row, then accumulate onto it
+			x.ik(op).indexSelect(y.v(op), b32.v(op), make([]int, rows), out)
+			g.beta = 1
+		}
 	}
-	if in == 0 {
+	if in == 0 && g.bias.st == nil {
 		if b == nil {
 			k.fill(y.v(op), 0)
 		}
@@ -124,8 +135,8 @@ func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *T
 	defer release()
 	done := false
 	defer releaseOnPanic(y, &done)
-	k.gemm(MatMulAuto, &gemmArgs{op: op, transB: true, m: rows, n: out, k: in, alpha: 1, beta: beta,
-		a: xg.v(op), b: wg.v(op), c: y.v(op), lda: in, ldb: in, ldc: out, batch: 1})
+	g.a, g.b = xg.v(op), wg.v(op)
+	k.gemm(MatMulAuto, g)
 	done = true
 	return finish(y, x.dtype, nil)
 }

@@ -3,10 +3,9 @@ package dl
 import (
 	"strconv"
 
-	"gonum.org/v1/gonum/blas"
-
 	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/f64"
+	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 )
 
 // MatMulKernel selects the algorithm behind MatMulWith on host devices.
@@ -106,51 +105,55 @@ type gemmArgs struct {
 	lda, ldb, ldc             int
 	batch                     int
 	strideA, strideB, strideC int // elements between batches (0: shared)
-}
-
-func trans(t bool) blas.Transpose {
-	if t {
-		return blas.Trans
-	}
-	return blas.NoTrans
+	// bias, when set (host devices), is added to every row of C (beta
+	// 0); a half C (host devices) receives the product rounded once.
+	bias view
 }
 
 // gemm runs the product on the host kernels, which check the context of
 // SetCancel between macro-blocks: their *cancel.Stopped becomes a
 // *CanceledError naming g.op.  A half A with a Float32 B (autocast's
 // Linear on its float32 weight) rounds B to A's dtype as it is read:
-// the product of B cast first, without the copy.
+// the product of B cast first, without the copy.  A half C receives the
+// float32 accumulation rounded once, tile by tile (gemm.Args.CH), and a
+// bias is added to every row as tiles are stored (gemm.Args.Bias).
 func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	defer rethrowStopped(g.op)
-	ta, tb := trans(g.transA), trans(g.transB)
-	if h, ok := gemmHalf[g.a.st.dtype]; ok && g.b.st.dtype == Float32 { // half A, float32 B rounded to A's dtype while packed
-		a, b, c := g.a.u16(), g.b.f32(), g.c.f32()
-		for i := 0; i < g.batch; i++ {
-			f32.GemmHalfRoundB(k.gemm(), h, ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
-				b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
-		}
-		return
-	}
-	if h, ok := gemmHalf[g.a.st.dtype]; ok { // half A and B, float32 C: decoded while packed
-		a, b, c := g.a.u16(), g.b.u16(), g.c.f32()
-		for i := 0; i < g.batch; i++ {
-			f32.GemmHalfWith(k.gemm(), h, ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
-				b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
-		}
-		return
-	}
 	if g.c.st.dtype == Float64 {
 		a, b, c := g.a.f64(), g.b.f64(), g.c.f64()
 		for i := 0; i < g.batch; i++ {
-			f64.GemmWith(f64.Kernel(k.gemm()), ta, tb, g.m, g.n, g.k, g.alpha, a[i*g.strideA:], g.lda,
-				b[i*g.strideB:], g.ldb, g.beta, c[i*g.strideC:], g.ldc)
+			p := gemm.Args[float64]{Op: "f64.Gemm", TransA: g.transA, TransB: g.transB, M: g.m, N: g.n, K: g.k,
+				Alpha: g.alpha, A: a[i*g.strideA:], LDA: g.lda, B: b[i*g.strideB:], LDB: g.ldb,
+				Beta: g.beta, C: c[i*g.strideC:], LDC: g.ldc}
+			if g.bias.st != nil {
+				p.Bias = g.bias.f64()
+			}
+			f64.GemmArgs(f64.Kernel(k.gemm()), &p)
 		}
 		return
 	}
-	a, b, c := g.a.f32(), g.b.f32(), g.c.f32()
 	for i := 0; i < g.batch; i++ {
-		f32.GemmWith(k.gemm(), ta, tb, g.m, g.n, g.k, float32(g.alpha), a[i*g.strideA:], g.lda,
-			b[i*g.strideB:], g.ldb, float32(g.beta), c[i*g.strideC:], g.ldc)
+		p := gemm.Args[float32]{Op: "f32.Gemm", TransA: g.transA, TransB: g.transB, M: g.m, N: g.n, K: g.k,
+			Alpha: float32(g.alpha), LDA: g.lda, LDB: g.ldb, Beta: float32(g.beta), LDC: g.ldc}
+		if h, ok := gemmHalf[g.a.st.dtype]; ok { // decoded while packed
+			p.Half, p.AH = h, g.a.u16()[i*g.strideA:]
+			if g.b.st.dtype == Float32 { // rounded to A's dtype while packed
+				p.RoundB, p.B = true, g.b.f32()[i*g.strideB:]
+			} else {
+				p.BH = g.b.u16()[i*g.strideB:]
+			}
+		} else {
+			p.A, p.B = g.a.f32()[i*g.strideA:], g.b.f32()[i*g.strideB:]
+		}
+		if g.c.st.dtype.IsHalf() {
+			p.CH = g.c.u16()[i*g.strideC:]
+		} else {
+			p.C = g.c.f32()[i*g.strideC:]
+		}
+		if g.bias.st != nil {
+			p.Bias = g.bias.f32()
+		}
+		f32.GemmArgs(k.gemm(), &p)
 	}
 }
 
@@ -199,13 +202,22 @@ func gemmOperands(a, b *Tensor) (*Tensor, *Tensor, func()) {
 // the kernel as they are (it decodes them while packing, with no float32
 // copies) and accumulate into a float32 product rounded once.
 func bmm(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
+	if a.dtype.IsHalf() && a.dev.IsHost() { // rounded as the kernel stores each tile
+		return bmmInto(name, kern, ta, tb, a, b, m, n, k, batch, sA, sB, dims, a.dtype)
+	}
 	return finish(bmmAcc(name, kern, ta, tb, a, b, m, n, k, batch, sA, sB, dims), a.dtype, nil)
 }
 
 // bmmAcc is bmm before the final rounding: its result is in accDType(a's
 // dtype), Float32 for half operands.
 func bmmAcc(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int) *Tensor {
-	out := newTensor(name, a.dev, accDType(a.dtype), dims)
+	return bmmInto(name, kern, ta, tb, a, b, m, n, k, batch, sA, sB, dims, accDType(a.dtype))
+}
+
+// bmmInto is bmm with a result of dtype dt: accDType(a's dtype), or on
+// host devices a's half dtype, into which the kernels round each tile.
+func bmmInto(name string, kern MatMulKernel, ta, tb bool, a, b *Tensor, m, n, k, batch, sA, sB int, dims []int, dt DType) *Tensor {
+	out := newTensor(name, a.dev, dt, dims)
 	a, b, release := gemmOperands(a, b)
 	defer release()
 	done := false

@@ -28,6 +28,12 @@ func GemmWith(kern Kernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a 
 	kernels.Run(int(kern), &p)
 }
 
+// GemmArgs computes the product p describes with kernel kern: any operand
+// format (p.Half, p.RoundB), and the epilogues GemmWith has no argument
+// for, a bias added to every row (p.Bias) and a 16-bit output (p.CH), as
+// Linear's forward uses them.  It panics like GemmWith.
+func GemmArgs(kern Kernel, p *gemm.Args[float32]) { kernels.Run(int(kern), p) }
+
 // SetThreads sets the number of goroutines Blocked and SIMD (and so Gemm)
 // use per call; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
 // torch.set_num_threads.  Gonum's BLAS picks its own parallelism.  It

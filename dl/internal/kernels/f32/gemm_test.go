@@ -1,10 +1,12 @@
 package f32
 
 import (
+	"fmt"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm/gemmtest"
 )
 
@@ -51,4 +53,27 @@ func TestGemmBatched(t *testing.T) {
 	gemmtest.TestBatched(t, api, func(kern int, tA, tB byte, m, n, k int, alpha float32, a []float32, lda, strideA int, b []float32, ldb, strideB int, beta float32, c []float32, ldc, strideC int, batch int) {
 		GemmBatchedWith(Kernel(kern), blas.Transpose(tA), blas.Transpose(tB), m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batch)
 	})
+}
+
+// TestGemmEpilogue: a bias and a 16-bit output (gemm.Args.Bias, CH)
+// through every public kernel (SIMD picks the AMX or AVX512_BF16 kernel
+// for bfloat16 operands where the CPU has one) and through the driver
+// with each assembly micro-kernel, whose tiles this package's
+// AVX-512 Store writes: the same bits as the plain product plus the
+// bias, rounded.
+func TestGemmEpilogue(t *testing.T) {
+	for _, k := range []Kernel{Auto, Naive, Blocked, Gonum, SIMD} {
+		if !k.Available() {
+			continue
+		}
+		gemmtest.Epilogue(t, k.String(), func(p *gemm.Args[float32]) { GemmArgs(k, p) })
+	}
+	for _, mk := range kernels.SIMD {
+		for _, nt := range []int{1, 2} {
+			gemmtest.Epilogue(t, fmt.Sprintf("%s/threads=%d", mk.Name, nt), func(p *gemm.Args[float32]) {
+				p.Check()
+				gemm.Blocked(mk, nt, p)
+			})
+		}
+	}
 }

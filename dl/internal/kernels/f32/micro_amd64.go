@@ -42,6 +42,7 @@ var avx512Kernel = &gemm.MicroKernel[float32]{
 	Fn:    sgemmAVX512,
 	PackA: packA512,
 	PackB: packB512,
+	Store: storeTile,
 }
 
 // avx2Kernel: the classic 6x16 for 16 ymm registers: 12 accumulators,

@@ -57,6 +57,7 @@ var amxKernel = &gemm.MicroKernel[float32]{
 	PackB:    packBAMX,
 	MinDepth: 16,
 	RoundB:   true, // packBAMX rounds through packBBF16
+	Store:    storeTile,
 }
 
 // sbgemmAMX is gemm.MicroKernel.Fn of the AMX kernel: the tile

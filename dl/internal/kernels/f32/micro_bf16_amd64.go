@@ -39,6 +39,7 @@ var bf16Kernel = &gemm.MicroKernel[float32]{
 	PackA:  packABF16,
 	PackB:  packBBF16,
 	RoundB: true,
+	Store:  storeTile,
 }
 
 // bf16Kernels is the bfloat16 kernel of this CPU: AMX's where the OS lets

@@ -28,6 +28,11 @@ func GemmWith(kern Kernel, tA, tB blas.Transpose, m, n, k int, alpha float64, a 
 	kernels.Run(int(kern), &p)
 }
 
+// GemmArgs computes the product p describes with kernel kern, with the
+// epilogues GemmWith has no argument for (a bias added to every row,
+// p.Bias).  It panics like GemmWith.
+func GemmArgs(kern Kernel, p *gemm.Args[float64]) { kernels.Run(int(kern), p) }
+
 // SetThreads sets the number of goroutines Blocked and SIMD (and so Gemm)
 // use per call; n <= 0 restores the default, runtime.GOMAXPROCS(0).  Like
 // torch.set_num_threads.  Gonum's BLAS picks its own parallelism.  It

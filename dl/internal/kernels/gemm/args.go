@@ -31,6 +31,21 @@ type Args[T Float] struct {
 	// without the cast's full-size copy (autocast's float32 weights).
 	// Only float32 Args take it.
 	RoundB bool
+
+	// Bias, when set, holds N values, one per column of C, added to every
+	// row of the product: C[i][j] = Alpha·acc[i][j] + Bias[j], the
+	// product rounded first, then the sum (Beta must be 0).  It is what
+	// copying the bias into every row of C and multiplying with Beta = 1
+	// computes (Linear's forward), without that copy: where the
+	// micro-kernel's tiles are stored through an epilogue (see epilogue.go)
+	// the sum is made while the tile is in cache.
+	Bias []T
+
+	// CH, when set (float32 Args with a 16-bit Half), receives the result
+	// rounded to Half's format, row stride LDC, and C is not used (it may
+	// be nil): the product of half operands in half precision, rounded
+	// once from its float32 accumulation (Beta must be 0).
+	CH []uint16
 }
 
 // ArgError is the panic value for inconsistent GEMM arguments.
@@ -77,6 +92,11 @@ func (p *Args[T]) Check() {
 	}
 	p.need("A", lenA, ar, ac, p.LDA, "lda")
 	p.need("B", lenB, br, bc, p.LDB, "ldb")
+	p.checkEpilogue()
+	if p.CH != nil {
+		p.need("CH", len(p.CH), p.M, p.N, p.LDC, "ldc")
+		return
+	}
 	p.need("C", len(p.C), p.M, p.N, p.LDC, "ldc")
 }
 

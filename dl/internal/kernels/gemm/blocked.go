@@ -36,13 +36,16 @@ func Blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) {
 // blocked is Blocked returning the context's error instead of panicking,
 // for callers that run it on helper goroutines (RunBatched).
 func blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
+	if p.hasEpilogue() && !mk.storesTiles(p) {
+		return p.withEpilogue(mk, func(q *Args[T]) error { return blocked(mk, nt, q) })
+	}
 	if p.Trivial() {
 		return nil
 	}
 	if 2*p.M*p.N*p.K < minParallelFlops {
 		nt = 1
 	}
-	narrow := 2*p.N <= mk.NR && p.M >= 2*mk.MR
+	narrow := narrow(mk, p)
 	if p.RoundB && (!mk.RoundB || narrow) { // transposed swaps A and B: B must be cast
 		q := p.roundedB()
 		p = &q
@@ -128,6 +131,11 @@ func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc
 		for jr := 0; jr < nc; jr += nr {
 			nb := min(nr, nc-jr)
 			bp := &b[jr*kc]
+			if p.hasEpilogue() { // the whole depth: the tile is the product (storesTiles)
+				mk.Fn(kc, ap, bp, &tile[0], nr, p.Alpha, 0)
+				mk.store(p, &tile[0], nr, ic+ir, jc+jr, mb, nb)
+				continue
+			}
 			if mb == mr && nb == nr {
 				mk.Fn(kc, ap, bp, &p.C[(ic+ir)*ldc+jc+jr], ldc, p.Alpha, beta)
 				continue

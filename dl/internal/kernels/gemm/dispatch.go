@@ -84,6 +84,13 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 		q := p.roundedB()
 		p = &q
 	}
+	if p.hasEpilogue() && (k == KernelNaive || k == KernelGonum) { // they write C only
+		p.withEpilogue(ks.Go, func(q *Args[T]) error {
+			ks.Run(k, q)
+			return nil
+		})
+		return
+	}
 	switch k {
 	case KernelNaive:
 		if !p.Trivial() {

@@ -1,6 +1,7 @@
 package gemm_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
@@ -32,5 +33,21 @@ func TestKernelName(t *testing.T) {
 		if got := gemm.KernelName(k); got != want {
 			t.Errorf("KernelName(%d) = %q; want %q", k, got, want)
 		}
+	}
+}
+
+// TestEpilogue: Args.Bias and Args.CH on the naive loop (through
+// withEpilogue) and the blocked driver with the Go micro-kernel (tiles
+// stored by StoreTile where K fits one block, withEpilogue elsewhere),
+// on 1 and 3 goroutines.
+func TestEpilogue(t *testing.T) {
+	mk := gemm.GoMicroKernel[float32]()
+	ks := &gemm.Kernels[float32]{Go: mk}
+	gemmtest.Epilogue(t, "naive", func(p *gemm.Args[float32]) { ks.Run(gemm.KernelNaive, p) })
+	for _, nt := range []int{1, 3} {
+		gemmtest.Epilogue(t, fmt.Sprintf("go-2x4/threads=%d", nt), func(p *gemm.Args[float32]) {
+			p.Check()
+			gemm.Blocked(mk, nt, p)
+		})
 	}
 }

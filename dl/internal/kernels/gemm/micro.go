@@ -34,12 +34,16 @@ type MicroKernel[T Float] struct {
 	// contract, see pack.go) with faster dtype-specific code.
 	PackA func(dst []T, p *Args[T], ic, pc, mc, kc, mr int)
 	PackB func(dst []T, p *Args[T], pc, jc, kc, nc, nr int)
+	// Store, when set, replaces StoreTile (same contract: the epilogue of
+	// a block of at most NR columns, see epilogue.go) with faster
+	// dtype-specific code.
+	Store func(p *Args[T], t *T, ldt, i0, j0, mb, nb int)
 }
 
 // fits reports whether every K block of a product of depth k is at least
 // mk.MinDepth deep (blockDepth's blocks are equal but for the last).
 func (mk *MicroKernel[T]) fits(k int) bool {
-	if mk.MinDepth == 0 {
+	if mk.MinDepth == 0 || k == 0 { // k = 0 has no block (and no product)
 		return true
 	}
 	d := blockDepth(k, mk.KC)
