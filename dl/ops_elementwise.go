@@ -1,5 +1,7 @@
 package dl
 
+import "slices"
+
 // Raw elementwise ops: checks, output allocation, the half-precision
 // round trip and the kernel call, without autograd.  The public ops in
 // ops_arith.go and ops_activation.go add the recording.
@@ -15,6 +17,9 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 	if op.sameShapeOnly() && (a.n != b.n || numel(shape) != a.n) {
 		panic("dl: internal error: " + name + " kernel needs equal shapes")
 	}
+	if halfStreams(a) && a.n == b.n && numel(shape) == a.n && slices.Equal(a.shape, b.shape) {
+		return binaryHalf(name, op, a, b)
+	}
 	a32, b32 := compute32(a), compute32(b)
 	out := newTensor(name, a.dev, a32.dtype, shape)
 	if out.n > 0 {
@@ -27,6 +32,9 @@ func binaryRaw(name string, op binaryOp, a, b *Tensor) *Tensor {
 func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 	x.live(name)
 	checkIntUnary(name, op, x)
+	if halfStreams(x) {
+		return unaryHalf(name, op, x)
+	}
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {
@@ -40,6 +48,9 @@ func unaryRaw(name string, op unaryOp, x *Tensor) *Tensor {
 func scalarRaw(name string, op scalarOp, x *Tensor, s float64) *Tensor {
 	x.live(name)
 	checkIntScalar(name, op, x, s)
+	if halfStreams(x) {
+		return scalarHalf(name, op, x, s)
+	}
 	x32 := compute32(x)
 	out := newTensor(name, x.dev, x32.dtype, x.shape)
 	if out.n > 0 {

@@ -105,6 +105,14 @@ func reducedShape(shape, axes []int, keep bool) []int {
 // adjacent axes are reduced in one kernel call, as [outer, n, inner].
 func reduceRaw(name string, op reduceOp, t *Tensor, ax []int, keep bool) *Tensor {
 	t.live(name)
+	if halfStreams(t) && op == opSum && len(ax) == 1 && t.n > 0 { // a sum of rows, decoded a row at a time
+		outer, n, inner := numel(t.shape[:ax[0]]), t.shape[ax[0]], numel(t.shape[ax[0]+1:])
+		if inner > 1 {
+			res := newTensor(name, t.dev, Float32, reducedShape(t.shape, ax, keep))
+			sumRowsHalf(name, res.v(name).f32(), t, outer, n, inner)
+			return finish(res, t.dtype, nil)
+		}
+	}
 	cur := compute32(t)
 	shape := slices.Clone(t.shape)
 	for i := len(ax) - 1; i >= 0; {

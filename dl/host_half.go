@@ -1,0 +1,119 @@
+package dl
+
+import (
+	"sync"
+
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
+	"github.com/dlbd/dlbd/dl/internal/kernels/half"
+)
+
+// Elementwise ops and row sums of half tensors on host devices, band by
+// band: each band of the operands is decoded into a float32 scratch that
+// stays in L1/L2, the float32 kernel runs on it, and the result is
+// rounded into the half output.  The results are those of compute32, the
+// float32 kernel on whole tensors and finish, bit for bit (the kernels
+// compute each element alone, and a sum of rows adds them in the same
+// order), without their full-size float32 copies: a GELU of 2²⁰ bfloat16
+// values moved 20 bytes per element through memory (decode, kernel,
+// encode), it now moves 4.
+
+// halfBand is the elements a band holds: three float32 bands (48 KiB).
+const halfBand = 4096
+
+// halfScratch holds the bands of one goroutine.
+var halfScratch = sync.Pool{New: func() any { return new([3 * halfBand]float32) }}
+
+// decodeHalf sets dst to the float32 values of the dt bits in src.
+func decodeHalf(dt DType, dst []float32, src []uint16) {
+	if dt == BFloat16 {
+		half.DecodeBFloat16(dst, src)
+	} else {
+		half.DecodeFloat16(dst, src)
+	}
+}
+
+// encodeHalf sets dst to src rounded to dt (to nearest even).
+func encodeHalf(dt DType, dst []uint16, src []float32) {
+	if dt == BFloat16 {
+		half.EncodeBFloat16(dst, src)
+	} else {
+		half.EncodeFloat16(dst, src)
+	}
+}
+
+// halfBands calls f(lo, hi, scratch) on bands [lo, hi) of n elements, on
+// dl's threads (f32.ForRange, as the float32 kernels split), checking the
+// context of SetCancel between chunks (see chunked).
+func halfBands(name string, dev Device, n int, f func(lo, hi int, s *[3 * halfBand]float32)) {
+	chunked(name, dev, n, func(i, m int) {
+		f32.ForRange(m, func(lo, hi int) {
+			s := halfScratch.Get().(*[3 * halfBand]float32)
+			defer halfScratch.Put(s)
+			for b := i + lo; b < i+hi; b += halfBand {
+				f(b, min(b+halfBand, i+hi), s)
+			}
+		})
+	})
+}
+
+// halfStreams reports whether ops on t run band by band: a half tensor
+// on a host device.
+func halfStreams(t *Tensor) bool { return t.dtype.IsHalf() && t.dev.IsHost() }
+
+// unaryHalf is unaryRaw on a half x of a host device.
+func unaryHalf(name string, op unaryOp, x *Tensor) *Tensor {
+	out := newTensor(name, x.dev, x.dtype, x.shape)
+	xs, os := x.v(name).u16(), out.v(name).u16()
+	halfBands(name, x.dev, out.n, func(lo, hi int, s *[3 * halfBand]float32) {
+		xb, ob := s[:hi-lo], s[halfBand:halfBand+hi-lo]
+		decodeHalf(x.dtype, xb, xs[lo:hi])
+		unaryF(op, ob, xb)
+		encodeHalf(x.dtype, os[lo:hi], ob)
+	})
+	return out
+}
+
+// scalarHalf is scalarRaw on a half x of a host device.
+func scalarHalf(name string, op scalarOp, x *Tensor, v float64) *Tensor {
+	out := newTensor(name, x.dev, x.dtype, x.shape)
+	xs, os := x.v(name).u16(), out.v(name).u16()
+	halfBands(name, x.dev, out.n, func(lo, hi int, s *[3 * halfBand]float32) {
+		xb, ob := s[:hi-lo], s[halfBand:halfBand+hi-lo]
+		decodeHalf(x.dtype, xb, xs[lo:hi])
+		scalarF(op, ob, xb, v)
+		encodeHalf(x.dtype, os[lo:hi], ob)
+	})
+	return out
+}
+
+// binaryHalf is binaryRaw on half a and b of one shape on a host device.
+func binaryHalf(name string, op binaryOp, a, b *Tensor) *Tensor {
+	out := newTensor(name, a.dev, a.dtype, a.shape)
+	as, bs, os := a.v(name).u16(), b.v(name).u16(), out.v(name).u16()
+	halfBands(name, a.dev, out.n, func(lo, hi int, s *[3 * halfBand]float32) {
+		ab, bb, ob := s[:hi-lo], s[halfBand:halfBand+hi-lo], s[2*halfBand:2*halfBand+hi-lo]
+		decodeHalf(a.dtype, ab, as[lo:hi])
+		decodeHalf(a.dtype, bb, bs[lo:hi])
+		binContig(op, ob, ab, bb)
+		encodeHalf(a.dtype, os[lo:hi], ob)
+	})
+	return out
+}
+
+// sumRowsHalf sets o [outer, inner] (float32) to the sums over the middle
+// axis of the half t [outer, n, inner], n > 0 and inner > 1, as reduceF
+// sums the decoded rows: the first row, then each next one added in
+// order (vec.Add), decoded a row at a time.
+func sumRowsHalf(name string, o []float32, t *Tensor, outer, n, inner int) {
+	xs := t.v(name).u16()
+	row := make([]float32, inner)
+	for p := range outer {
+		CheckCancel(name)
+		os := o[p*inner : (p+1)*inner]
+		decodeHalf(t.dtype, os, xs[p*n*inner:][:inner])
+		for j := 1; j < n; j++ {
+			decodeHalf(t.dtype, row, xs[(p*n+j)*inner:][:inner])
+			addRow(os, row)
+		}
+	}
+}
