@@ -96,15 +96,16 @@ func linearBackward(op string, x, w, b, wt, bt *Tensor, rows, in, out int) func(
 }
 
 // linearForward computes x·wᵀ (+ b) with one GEMM.  Half x and w go to
-// the kernel as they are (decoded while packed).  On host devices the
-// kernel adds the bias to each tile of the product and rounds a half
-// result as it stores the tile (gemm.Args.Bias, CH): the output is
-// written once.  Elsewhere the product accumulates onto a copy of the
-// bias in every row, in float32 for half operands, rounded once by
-// finish.
+// the kernel as they are (decoded while packed).  On host devices, for
+// float32 and half x, the kernel adds the bias to each tile of the
+// product and rounds a half result as it stores the tile
+// (gemm.Args.Bias, CH): the output is written once.  Elsewhere (other
+// devices, float64) the product accumulates onto a copy of the bias in
+// every row, in float32 for half operands, rounded once by finish.
 func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *Tensor {
+	epilogue := x.dev.IsHost() && x.dtype != Float64
 	dt := accDType(x.dtype)
-	if x.dev.IsHost() {
+	if epilogue {
 		dt = x.dtype
 	}
 	y := newTensor(op, x.dev, dt, dims)
@@ -118,7 +119,7 @@ func linearForward(op string, x, w, b *Tensor, rows, in, out int, dims []int) *T
 		if b32 != b {
 			defer b32.Release()
 		}
-		if x.dev.IsHost() {
+		if epilogue {
 			g.bias = b32.v(op)
 		} else { // broadcast the bias into every row, then accumulate onto it
 			x.ik(op).indexSelect(y.v(op), b32.v(op), make([]int, rows), out)

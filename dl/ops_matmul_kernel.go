@@ -105,8 +105,9 @@ type gemmArgs struct {
 	lda, ldb, ldc             int
 	batch                     int
 	strideA, strideB, strideC int // elements between batches (0: shared)
-	// bias, when set (host devices), is added to every row of C (beta
-	// 0); a half C (host devices) receives the product rounded once.
+	// bias, when set (host devices, float32 or half operands), is added
+	// to every row of C (beta 0); a half C (host devices) receives the
+	// product rounded once.
 	bias view
 }
 
@@ -125,9 +126,6 @@ func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
 			p := gemm.Args[float64]{Op: "f64.Gemm", TransA: g.transA, TransB: g.transB, M: g.m, N: g.n, K: g.k,
 				Alpha: g.alpha, A: a[i*g.strideA:], LDA: g.lda, B: b[i*g.strideB:], LDB: g.ldb,
 				Beta: g.beta, C: c[i*g.strideC:], LDC: g.ldc}
-			if g.bias.st != nil {
-				p.Bias = g.bias.f64()
-			}
 			f64.GemmArgs(f64.Kernel(k.gemm()), &p)
 		}
 		return

@@ -28,9 +28,8 @@ func GemmWith(kern Kernel, tA, tB blas.Transpose, m, n, k int, alpha float64, a 
 	kernels.Run(int(kern), &p)
 }
 
-// GemmArgs computes the product p describes with kernel kern, with the
-// epilogues GemmWith has no argument for (a bias added to every row,
-// p.Bias).  It panics like GemmWith.
+// GemmArgs computes the product p describes (a gemm.Args, as dl builds
+// it) with kernel kern.  It panics like GemmWith.
 func GemmArgs(kern Kernel, p *gemm.Args[float64]) { kernels.Run(int(kern), p) }
 
 // SetThreads sets the number of goroutines Blocked and SIMD (and so Gemm)
