@@ -60,10 +60,59 @@ func halfBands(name string, dev Device, n int, f func(lo, hi int, s *[3 * halfBa
 // on a host device.
 func halfStreams(t *Tensor) bool { return t.dtype.IsHalf() && t.dev.IsHost() }
 
-// unaryHalf is unaryRaw on a half x of a host device.
+// unaryTableMin is the least size of a half tensor whose unary op reads
+// a table (unaryTable) instead of computing: the table's 65536 values
+// then cost at most as much as the op, once per op and dtype.
+const unaryTableMin = 1 << 16
+
+// unaryTableKey names one table.
+type unaryTableKey struct {
+	op unaryOp
+	dt DType
+}
+
+// unaryTables holds the built tables (*[1 << 16]uint16 by unaryTableKey).
+var unaryTables sync.Map
+
+// unaryTable returns the table of op on 16-bit values of dt: entry b is
+// the op on the value with bits b, computed as unaryHalf computes it
+// (decoded, unaryF, rounded), so a lookup gives the same bits.  A 16-bit
+// input has only 65536 values: the GELU of a Transformer's bfloat16 MLP
+// (~45 operations per element) becomes one load.
+func unaryTable(op unaryOp, dt DType) *[1 << 16]uint16 {
+	key := unaryTableKey{op, dt}
+	if t, ok := unaryTables.Load(key); ok {
+		return t.(*[1 << 16]uint16)
+	}
+	t := new([1 << 16]uint16)
+	bits := make([]uint16, len(t))
+	for i := range bits {
+		bits[i] = uint16(i)
+	}
+	x, y := make([]float32, len(t)), make([]float32, len(t))
+	decodeHalf(dt, x, bits)
+	unaryF(op, y, x)
+	encodeHalf(dt, t[:], y)
+	got, _ := unaryTables.LoadOrStore(key, t)
+	return got.(*[1 << 16]uint16)
+}
+
+// unaryHalf is unaryRaw on a half x of a host device: a table lookup per
+// element from unaryTableMin elements on, else band by band.
 func unaryHalf(name string, op unaryOp, x *Tensor) *Tensor {
 	out := newTensor(name, x.dev, x.dtype, x.shape)
 	xs, os := x.v(name).u16(), out.v(name).u16()
+	if out.n >= unaryTableMin {
+		t := unaryTable(op, x.dtype)
+		chunked(name, x.dev, out.n, func(i, m int) {
+			f32.ForRange(m, func(lo, hi int) {
+				for j, b := range xs[i+lo : i+hi] {
+					os[i+lo+j] = t[b]
+				}
+			})
+		})
+		return out
+	}
 	halfBands(name, x.dev, out.n, func(lo, hi int, s *[3 * halfBand]float32) {
 		xb, ob := s[:hi-lo], s[halfBand:halfBand+hi-lo]
 		decodeHalf(x.dtype, xb, xs[lo:hi])
