@@ -130,21 +130,16 @@ func BenchmarkLayerNorm(b *testing.B) {
 			o := dl.Options{Generator: dl.NewGenerator(0)}
 			x := o.Randn(rows, d).SetRequiresGrad(true)
 			w, bias := o.Randn(d).SetRequiresGrad(true), o.Randn(d).SetRequiresGrad(true)
-			step := func() {
+			dltest.BenchStep(b, dl.CPU, func() {
 				fusedOrNot(impl, func() {
 					loss := dl.LayerNorm(x, w, bias, 1e-5).Sum()
 					loss.Backward()
 					loss.Release()
-					x.ZeroGrad()
-					w.ZeroGrad()
-					bias.ZeroGrad()
+					for _, p := range []*dl.Tensor{x, w, bias} {
+						p.Grad().FillInPlace(0)
+					}
 				})
-			}
-			step()
-			b.ResetTimer()
-			for b.Loop() {
-				step()
-			}
+			})
 		})
 	}
 }

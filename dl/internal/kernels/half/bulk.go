@@ -30,6 +30,46 @@ func DecodeBFloat16(dst []float32, src []uint16) {
 	decodeBFloat16(dst, src)
 }
 
+// EncodeBFloat16Rows sets, for rows rows of cols values, row i of dst
+// (row stride ldd) to Float32ToBFloat16 of row i of src (row stride lds)
+// plus bias[j] (a float32 sum; nil: nothing added): the epilogue of a
+// tile of a matrix product (AVX-512: one call for up to 32 columns).  It
+// panics if a slice is too short.
+func EncodeBFloat16Rows(dst []uint16, ldd int, src []float32, lds, rows, cols int, bias []float32) {
+	encodeRowsOf("EncodeBFloat16Rows", dst, ldd, src, lds, rows, cols, bias, false)
+}
+
+// EncodeFloat16Rows is EncodeBFloat16Rows with Float32ToFloat16.
+func EncodeFloat16Rows(dst []uint16, ldd int, src []float32, lds, rows, cols int, bias []float32) {
+	encodeRowsOf("EncodeFloat16Rows", dst, ldd, src, lds, rows, cols, bias, true)
+}
+
+func encodeRowsOf(op string, dst []uint16, ldd int, src []float32, lds, rows, cols int, bias []float32, f16 bool) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if len(dst) < (rows-1)*ldd+cols || len(src) < (rows-1)*lds+cols || (bias != nil && len(bias) < cols) || ldd < cols || lds < cols {
+		panic(fmt.Sprintf("half: %s: %d rows of %d with strides %d (dst, len %d) and %d (src, len %d), bias of len %d: a slice is too short or a stride below the row length",
+			op, rows, cols, ldd, len(dst), lds, len(src), len(bias)))
+	}
+	if encodeRows(dst, ldd, src, lds, rows, cols, bias, f16) {
+		return
+	}
+	enc := Float32ToBFloat16
+	if f16 {
+		enc = Float32ToFloat16
+	}
+	for i := range rows {
+		d, s := dst[i*ldd:][:cols], src[i*lds:][:cols]
+		for j, v := range s {
+			if bias != nil {
+				v += bias[j]
+			}
+			d[j] = enc(v)
+		}
+	}
+}
+
 func checkLen(op string, dst, src int) {
 	if dst != src {
 		panic(fmt.Sprintf("half: %s: len(dst) = %d, len(src) = %d; make them equal", op, dst, src))

@@ -28,6 +28,9 @@ func encodeBF16NE(dst *uint16, src *float32, n int)
 //go:noescape
 func decodeBF16AVX512(dst *float32, src *uint16, n int)
 
+//go:noescape
+func encodeRowsAVX512(dst *uint16, ldd int, src *float32, lds, rows int, mlo, mhi uint64, bias *float32, f16 int)
+
 var (
 	haveAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW // VPMOVDW, VCVTPS2PH zmm
 	haveF16C   = cpu.X86.HasAVX && cpu.X86.HasF16C
@@ -89,4 +92,23 @@ func decodeBFloat16(dst []float32, src []uint16) {
 		}
 	}
 	decodeBFloat16Generic(dst[n:], src[n:])
+}
+
+// encodeRows runs the AVX-512 loop on rows of at most 32 columns and
+// reports whether it did (else the caller's generic loop runs).
+func encodeRows(dst []uint16, ldd int, src []float32, lds, rows, cols int, bias []float32, f16 bool) bool {
+	if !haveAVX512 || !cpu.X86.HasAVX512VL || cols > 32 {
+		return false
+	}
+	var b *float32
+	if bias != nil {
+		b = &bias[0]
+	}
+	mode := 0
+	if f16 {
+		mode = 1
+	}
+	mlo, mhi := uint64(1)<<min(cols, 16)-1, uint64(1)<<max(cols-16, 0)-1
+	encodeRowsAVX512(&dst[0], 2*ldd, &src[0], 4*lds, rows, mlo, mhi, b, mode)
+	return true
 }

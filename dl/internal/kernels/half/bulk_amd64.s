@@ -84,45 +84,106 @@ d16loop:
 	VZEROUPPER
 	RET
 
-// func encodeBF16AVX512(dst *uint16, src *float32, n int)
-//
-// Integer round-to-nearest-even, as in Float32ToBFloat16:
+// BF16CONSTS loads the constants of BF16ENC: Z28 = 0x7fff, Z29 = 1,
+// Z30 = 0x7fffffff, Z31 = 0x7f800000, Z27 = 0x40 (AX scratch).
+#define BF16CONSTS \
+	MOVL         $0x7fff, AX \
+	VPBROADCASTD AX, Z28 \
+	MOVL         $1, AX \
+	VPBROADCASTD AX, Z29 \
+	MOVL         $0x7fffffff, AX \
+	VPBROADCASTD AX, Z30 \
+	MOVL         $0x7f800000, AX \
+	VPBROADCASTD AX, Z31 \
+	MOVL         $0x40, AX \
+	VPBROADCASTD AX, Z27
+
+// BF16ENC(z, y): y = the bfloat16 bits of the 16 floats of z, the
+// integer round-to-nearest-even of Float32ToBFloat16:
 //
 //	b := bits(src[i])
 //	if b&0x7fffffff > 0x7f800000 { dst[i] = b>>16 | 0x40 }   // NaN: quiet it
 //	else { dst[i] = (b + 0x7fff + (b>>16)&1) >> 16 }
 //
-// Z28 = 0x7fff, Z29 = 1, Z30 = 0x7fffffff, Z31 = 0x7f800000, Z27 = 0x40.
+// Z1..Z4 and K3 are scratch; y may be z's lower half.
+#define BF16ENC(z, y) \
+	VPSRLD  $16, z, Z1 \
+	VPANDD  Z29, Z1, Z2 \
+	VPADDD  Z28, z, Z3 \
+	VPADDD  Z2, Z3, Z3 \
+	VPSRLD  $16, Z3, Z3 \
+	VPANDD  Z30, z, Z4 \
+	VPCMPUD $6, Z31, Z4, K3 \
+	VPORD   Z27, Z1, K3, Z3 \
+	VPMOVDW Z3, y
+
+// func encodeBF16AVX512(dst *uint16, src *float32, n int)
 TEXT ·encodeBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	MOVL $0x7fff, AX
-	VPBROADCASTD AX, Z28
-	MOVL $1, AX
-	VPBROADCASTD AX, Z29
-	MOVL $0x7fffffff, AX
-	VPBROADCASTD AX, Z30
-	MOVL $0x7f800000, AX
-	VPBROADCASTD AX, Z31
-	MOVL $0x40, AX
-	VPBROADCASTD AX, Z27
+	BF16CONSTS
 
 ebloop:
 	VMOVDQU32 (SI), Z0
-	VPSRLD    $16, Z0, Z1      // b >> 16
-	VPANDD    Z29, Z1, Z2      // (b>>16) & 1
-	VPADDD    Z28, Z0, Z3      // b + 0x7fff
-	VPADDD    Z2, Z3, Z3       //   + lsb
-	VPSRLD    $16, Z3, Z3      // rounded >> 16
-	VPANDD    Z30, Z0, Z4      // |b|
-	VPCMPUD   $6, Z31, Z4, K1  // K1 = |b| > 0x7f800000 (NaN)
-	VPORD     Z27, Z1, K1, Z3  // NaN lanes: b>>16 | 0x40
-	VPMOVDW   Z3, (DI)         // keep the low 16 bits of each lane
+	BF16ENC(Z0, Y5)
+	VMOVDQU   Y5, (DI)
 	ADDQ      $64, SI
 	ADDQ      $32, DI
 	SUBQ      $16, CX
 	JNZ       ebloop
+	VZEROUPPER
+	RET
+
+// func encodeRowsAVX512(dst *uint16, ldd int, src *float32, lds, rows int, mlo, mhi uint64, bias *float32, f16 int)
+//
+// EncodeBFloat16Rows (f16 = 0) and EncodeFloat16Rows (f16 = 1) for at
+// most 32 columns: mlo masks columns 0..15, mhi 16..31; ldd and lds are
+// byte strides.  Masked loads and stores touch nothing past the columns.
+TEXT ·encodeRowsAVX512(SB), NOSPLIT, $0-72
+	MOVQ  dst+0(FP), DI
+	MOVQ  ldd+8(FP), R8
+	MOVQ  src+16(FP), SI
+	MOVQ  lds+24(FP), R9
+	MOVQ  rows+32(FP), CX
+	MOVQ  mlo+40(FP), AX
+	KMOVW AX, K1
+	MOVQ  mhi+48(FP), AX
+	KMOVW AX, K2
+	MOVQ  bias+56(FP), DX
+	MOVQ  f16+64(FP), BX
+	BF16CONSTS
+	TESTQ DX, DX
+	JZ    rowloop
+	VMOVUPS.Z (DX), K1, Z20
+	VMOVUPS.Z 64(DX), K2, Z21
+
+rowloop:
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z6
+	TESTQ     DX, DX
+	JZ        encode
+	VADDPS    Z20, Z0, Z0
+	VADDPS    Z21, Z6, Z6
+
+encode:
+	TESTQ BX, BX
+	JNZ   tof16
+	BF16ENC(Z0, Y5)
+	BF16ENC(Z6, Y7)
+	JMP   store
+
+tof16:
+	VCVTPS2PH $0, Z0, Y5
+	VCVTPS2PH $0, Z6, Y7
+
+store:
+	VMOVDQU16 Y5, K1, (DI)
+	VMOVDQU16 Y7, K2, 32(DI)
+	ADDQ      R9, SI
+	ADDQ      R8, DI
+	DECQ      CX
+	JNZ       rowloop
 	VZEROUPPER
 	RET
 
