@@ -231,17 +231,7 @@ func attnBackward[F float](g attnGeom, x, y, gy []F, lse []float64, dx []F) erro
 				return err
 			}
 			for r := range rows {
-				yr, gr := yb[(i0+r)*g.d:][:g.dh], gb[(i0+r)*g.d:][:g.dh]
-				var dd float64
-				for c, gv := range gr {
-					dd += float64(gv) * float64(yr[c])
-				}
-				n := i0 + r + 1
-				pr, dr := p[r*e:r*e+n], dp[r*e:(r+1)*e]
-				for j, pv := range pr {
-					dr[j] = F(float64(pv) * (float64(dr[j]) - dd) * scale)
-				}
-				clear(dr[n:])
+				softmaxGradRow(dp[r*e:(r+1)*e], p[r*e:(r+1)*e], gb[(i0+r)*g.d:][:g.dh], yb[(i0+r)*g.d:][:g.dh], i0+r+1, scale)
 			}
 			if err := gemmSerial(false, false, rows, g.dh, e, 1, dp, e, k, ld, 0, dq[i0*ld:], ld); err != nil {
 				return err
@@ -285,6 +275,28 @@ func softmaxPrefix[F float](row []F, n int) float64 {
 		row[i] = F(float64(row[i]) / s)
 	}
 	return m + math.Log(s)
+}
+
+// softmaxGradRow sets dr[:n] to dS = P·(dP − D)·scale from the
+// probabilities pr and dP in dr, with D = Σ dY·Y over the row's output
+// gradient gr and output yr, and dr[n:] to 0 (the masked keys).
+// Float32 rows go through vec (Dot64, SoftmaxGrad: float64 arithmetic in
+// AVX-512 lanes), float64 rows through the same formula in Go.
+func softmaxGradRow[F float](dr, pr, gr, yr []F, n int, scale float64) {
+	if d32, ok := any(dr).([]float32); ok {
+		dd := vec.Dot64(any(gr).([]float32), any(yr).([]float32))
+		vec.SoftmaxGrad(d32[:n], any(pr).([]float32)[:n], dd, scale)
+		clear(d32[n:])
+		return
+	}
+	var dd float64
+	for c, gv := range gr {
+		dd += float64(gv) * float64(yr[c])
+	}
+	for j, pv := range pr[:n] {
+		dr[j] = F(float64(pv) * (float64(dr[j]) - dd) * scale)
+	}
+	clear(dr[n:])
 }
 
 // expShift sets row[i] = exp(row[i] − shift) for i < n and row[i] = 0

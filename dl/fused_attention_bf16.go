@@ -130,16 +130,7 @@ func attnBackwardBF16(g attnGeom, x, y, gy []uint16, lse []float64, dx []uint16)
 			for r := range rows {
 				half.DecodeBFloat16(yr, yb[(i0+r)*g.d:][:g.dh])
 				half.DecodeBFloat16(gr, gb[(i0+r)*g.d:][:g.dh])
-				var dd float64
-				for c, gv := range gr {
-					dd += float64(gv) * float64(yr[c])
-				}
-				n := i0 + r + 1
-				pr, dr := p[r*e:r*e+n], dp[r*e:(r+1)*e]
-				for j, pv := range pr {
-					dr[j] = float32(float64(pv) * (float64(dr[j]) - dd) * scale)
-				}
-				clear(dr[n:])
+				softmaxGradRow(dp[r*e:(r+1)*e], p[r*e:(r+1)*e], gr, yr, i0+r+1, scale)
 			}
 			half.EncodeBFloat16(dsh[:rows*e], dp[:rows*e])
 			if err := gemm(false, false, rows, g.dh, e, 1, dsh, e, k, ld, 0, dq32, g.dh); err != nil {

@@ -22,6 +22,9 @@
 //     an order the Go loops follow too, so both give the same bits
 //     (forward and backward of [1024, 256]: 1.38 -> 0.60 ms,
 //     dl's BenchmarkLayerNorm).
+//   - [Dot64], [SoftmaxGrad]: a row of the fused attention's backward,
+//     D = Σ dY·Y and dS = P·(dP − D)·scale, in float64 lanes (the dot
+//     product over 16 lanes in the order of the LayerNorm rows).
 //   - [ReLU]: dst[i] = max(src[i], 0) (NaN stays NaN, −0 becomes +0).
 //   - [ReLUGrad]: dst[i] = g[i] where y[i] > 0 as an integer, else +0.
 //   - [Add]: dst[i] = a[i] + b[i] (gradient accumulation, row sums).

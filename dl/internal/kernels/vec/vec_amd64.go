@@ -176,7 +176,7 @@ func geluGradVec(dst, g, x []float32) int {
 	return n
 }
 
-// The LayerNorm row loops (layernorm_amd64.s) on n float32 elements, n > 0
+// The LayerNorm row loops (rows_amd64.s) on n float32 elements, n > 0
 // a multiple of 16.
 //
 //go:noescape
@@ -241,6 +241,30 @@ func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int
 	if n > 0 {
 		o, h := any(gx).([]float32), any(xhat).([]float32)
 		lnGradRowAVX512(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
+	}
+	return n
+}
+
+// The softmax gradient's loops (rows_amd64.s), n > 0 a multiple of
+// 16.
+//
+//go:noescape
+func dot64AVX512(a, b *float32, n int) float64
+
+//go:noescape
+func softmaxGradAVX512(dst, p *float32, n int, d, scale float64)
+
+func dotVec(a, b []float32) (float64, int) {
+	if a32, n := rowLen(a); n > 0 {
+		return dot64AVX512(&a32[0], &b[0], n), n
+	}
+	return dotGeneric(a, b)
+}
+
+func softmaxGradVec(dst, p []float32, d, scale float64) int {
+	n := vectorLen(len(dst))
+	if n > 0 {
+		softmaxGradAVX512(&dst[0], &p[0], n, d, scale)
 	}
 	return n
 }

@@ -46,3 +46,6 @@ func lnGradSumsVec[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n
 	return lnGradSumsLanes(g, xhat, w, bw, bb)
 }
 func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int { return 0 }
+
+func dotVec(a, b []float32) (float64, int)                  { return dotGeneric(a, b) }
+func softmaxGradVec(dst, p []float32, d, scale float64) int { return 0 }

@@ -2,7 +2,8 @@
 
 #include "textflag.h"
 
-// LayerNorm's row loops on float32 rows in float64 lanes (layernorm.go):
+// Row loops on float32 rows in float64 lanes: LayerNorm's (layernorm.go)
+// and the softmax gradient's (softmax.go):
 // each VCVTPS2PD widens 8 floats, every product and sum is rounded as in
 // the Go loops (no VFMADD), VCVTPD2PS rounds back to nearest even like
 // Go's float32().  n > 0 is a multiple of 16.  The sums keep 16 lanes in
@@ -169,5 +170,54 @@ lngradrowloop:
 	ADDQ      $64, R8
 	SUBQ      $8, CX
 	JNZ       lngradrowloop
+	VZEROUPPER
+	RET
+
+// func dot64AVX512(a, b *float32, n int) float64
+TEXT ·dot64AVX512(SB), NOSPLIT, $0-32
+	MOVQ   a+0(FP), SI
+	MOVQ   b+8(FP), DI
+	MOVQ   n+16(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+
+dotloop:
+	VCVTPS2PD (SI), Z2
+	VCVTPS2PD 32(SI), Z3
+	VCVTPS2PD (DI), Z4
+	VCVTPS2PD 32(DI), Z5
+	VMULPD    Z4, Z2, Z2
+	VMULPD    Z5, Z3, Z3
+	VADDPD    Z2, Z0, Z0
+	VADDPD    Z3, Z1, Z1
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       dotloop
+	SUMLANES(Z0, Z1, Y0, Y1, X0, X1)
+	MOVSD     X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func softmaxGradAVX512(dst, p *float32, n int, d, scale float64)
+TEXT ·softmaxGradAVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), DI
+	MOVQ         p+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD d+24(FP), Z30
+	VBROADCASTSD scale+32(FP), Z31
+
+sgloop:
+	VCVTPS2PD (DI), Z0
+	VSUBPD    Z30, Z0, Z0 // dP − D
+	VCVTPS2PD (SI), Z1
+	VMULPD    Z0, Z1, Z0  // P·(dP − D)
+	VMULPD    Z31, Z0, Z0 //   ·scale
+	VCVTPD2PS Z0, Y2
+	VMOVUPS   Y2, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	SUBQ      $8, CX
+	JNZ       sgloop
 	VZEROUPPER
 	RET
