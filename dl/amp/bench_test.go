@@ -46,11 +46,8 @@ func BenchmarkAMPStep(b *testing.B) {
 					scaler.Step(opt)
 					scaler.Update()
 					loss.Release()
-					for _, p := range params { // zero in place: the gradients' memory stays allocated
-						p.Grad().FillInPlace(0)
-					}
 				}
-				dltest.BenchStep(b, dl.CPU, step)
+				dltest.BenchTrainStep(b, dl.CPU, params, step) // gradients released between steps, as the anchor's zero_grad(set_to_none=True)
 			})
 		}
 	}

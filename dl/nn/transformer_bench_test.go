@@ -80,8 +80,10 @@ func benchTokens(batch, t int) (ids, targets *dl.Tensor) {
 // (torch's defaults: lr 1e-3, weight decay 0.01), in float32 or with the
 // forward pass under bfloat16 autocast.  It reports ms/step and the step's
 // peak memory above the resting state (parameters, gradients, AdamW's
-// moments, data) in MiB from the device accounting.  Its PyTorch anchor
-// is testdata/transformer_anchor.py, case "transformer_step".
+// moments, data) in MiB from the device accounting; the gradients are
+// released between timed steps, as the anchor's zero_grad(set_to_none=True)
+// does (dltest.BenchTrainStep).  Its PyTorch anchor is
+// testdata/transformer_anchor.py, case "transformer_step".
 func BenchmarkTransformerStep(b *testing.B) {
 	for _, sz := range transformerSizes {
 		for _, dt := range []dl.DType{dl.Float32, dl.BFloat16} {
@@ -103,11 +105,8 @@ func BenchmarkTransformerStep(b *testing.B) {
 						loss.Backward()
 						opt.Step()
 						loss.Release()
-						for _, p := range params { // zero in place: the gradients stay allocated
-							p.Grad().FillInPlace(0)
-						}
 					}
-					dltest.BenchStep(b, dl.CPU, step)
+					dltest.BenchTrainStep(b, dl.CPU, params, step) // gradients released between steps, as the anchor's zero_grad(set_to_none=True)
 				})
 			}
 		}
