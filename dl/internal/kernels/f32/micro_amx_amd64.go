@@ -138,13 +138,24 @@ func packAAMX(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 	}
 }
 
+// chunkRowsAVX512 moves the whole chunks of rows of A into an AMX panel
+// (pack_half_amd64.s).
+//
+//go:noescape
+func chunkRowsAVX512(dst, src *uint16, lda, rows, chunks, dstStride int)
+
 // packRowsAMX packs rows of A (not transposed) into a panel of chunks
 // (h, as 16-bit words): each row is read once, in order, a chunk of 32
-// steps (64 bytes) at a time, moved as one array (inline moves: a
-// memmove call per 64 bytes was 8% of the bfloat16 Transformer step);
-// the last chunk's steps past kc and the rows past rows are zero.
+// steps (64 bytes, one zmm) at a time (chunkRowsAVX512: a memmove call
+// per 64 bytes was 8% of the bfloat16 Transformer step); the last
+// chunk's steps past kc and the rows past rows are zero.
 func packRowsAMX(h []uint16, p *gemm.Args[float32], i0, pc, rows, kc, mr, chunks int) {
 	full := kc / 32
+	if full > 0 && rows > 0 {
+		_ = p.AH[(i0+rows-1)*p.LDA+pc+32*full-1] // the rows lie inside A
+		_ = h[((full-1)*mr+rows-1)*32+31]        // and the chunks inside the panel
+		chunkRowsAVX512(&h[0], &p.AH[i0*p.LDA+pc], 2*p.LDA, rows, full, 64*mr)
+	}
 	for r := range mr {
 		if r >= rows {
 			for c := range chunks {
@@ -153,9 +164,6 @@ func packRowsAMX(h []uint16, p *gemm.Args[float32], i0, pc, rows, kc, mr, chunks
 			continue
 		}
 		src := p.AH[(i0+r)*p.LDA+pc:][:kc]
-		for c := range full {
-			*(*[32]uint16)(h[(c*mr+r)*32:]) = *(*[32]uint16)(src[32*c:])
-		}
 		if full < chunks {
 			d := h[(full*mr+r)*32:][:32]
 			n := copy(d, src[32*full:])

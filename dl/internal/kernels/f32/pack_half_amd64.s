@@ -301,3 +301,35 @@ ilwide:
 ildone:
 	VZEROUPPER
 	RET
+
+// func chunkRowsAVX512(dst, src *uint16, lda, rows, chunks, dstStride int)
+//
+// The AMX packing of rows of A (packRowsAMX): for each of rows rows
+// (lda bytes apart in src, 64 bytes apart in dst), chunks runs of 32
+// steps (64 bytes) moved to dst, dstStride bytes apart.
+TEXT ·chunkRowsAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	MOVQ rows+24(FP), R9
+	MOVQ chunks+32(FP), R10
+	MOVQ dstStride+40(FP), R11
+
+chunkrow:
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R10, CX
+
+chunkcol:
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 Z0, (BX)
+	ADDQ      $64, AX
+	ADDQ      R11, BX
+	DECQ      CX
+	JNZ       chunkcol
+	ADDQ      R8, SI
+	ADDQ      $64, DI
+	DECQ      R9
+	JNZ       chunkrow
+	VZEROUPPER
+	RET
