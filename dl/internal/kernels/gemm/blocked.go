@@ -122,6 +122,7 @@ func transposed[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 // short leaves C partly written, which a cancelled call allows.
 func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc, mc, nc, kc int, beta T, g *gang) {
 	mr, nr, ldc := mk.MR, mk.NR, p.LDC
+	epilogue := p.hasEpilogue()
 	for ir := 0; ir < mc; ir += mr {
 		if g.stopped() {
 			return
@@ -131,7 +132,7 @@ func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc
 		for jr := 0; jr < nc; jr += nr {
 			nb := min(nr, nc-jr)
 			bp := &b[jr*kc]
-			if p.hasEpilogue() { // the whole depth: the tile is the product (storesTiles)
+			if epilogue { // the whole depth: the tile is the product (storesTiles)
 				mk.Fn(kc, ap, bp, &tile[0], nr, p.Alpha, 0)
 				mk.store(p, &tile[0], nr, ic+ir, jc+jr, mb, nb)
 				continue
