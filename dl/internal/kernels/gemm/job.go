@@ -28,8 +28,9 @@ type job[T Float] struct {
 	b  []T // packed B block, KC x NC, shared
 
 	kc        int // depth of the K blocks (see blockDepth)
-	chunkRows int // rows of C per chunk (a multiple of MR)
-	chunksM   int // chunks along M
+	chunkRows int // rows of C in the largest chunk (a multiple of MR)
+	tilesM    int // MR-row tiles of C
+	chunksM   int // chunks along M: tilesM shared out as evenly as whole tiles allow
 	partsN    int // chunks along N of a block: 1 unless M is short
 
 	blocks []blockState
@@ -53,9 +54,14 @@ func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
 	j.nt = max(1, min(nt, tilesM*tilesN))
 	// About 4 chunks per goroutine keeps the last one short, and a chunk
 	// of at most MC rows keeps its packed A in L2.
+	// The tiles are shared out evenly (sizes differ by one tile at most):
+	// 74 tiles (1024 rows, MR=14) in chunks of 10 left a last chunk of 4,
+	// and of 8 chunks one goroutine got 3.4 chunks' work, the other 4,
+	// idle 9% of a 2-thread product.
 	tilesPer := max(1, min(ceilDiv(tilesM, 4*j.nt), mk.MC/mk.MR))
-	j.chunkRows = tilesPer * mk.MR
+	j.tilesM = tilesM
 	j.chunksM = ceilDiv(tilesM, tilesPer)
+	j.chunkRows = ceilDiv(tilesM, j.chunksM) * mk.MR
 	// Few chunks of rows (dW = dYᵀX with 10 outputs; the 128 rows of one
 	// sequence's inference: 5 chunks for 2 goroutines, one of which would
 	// wait a fifth of the time): split N too, into about 4 chunks per
@@ -147,8 +153,8 @@ func (j *job[T]) run(ws *workspace[T]) bool {
 func (j *job[T]) chunk(ws *workspace[T], c, jc, nc, pc, kc, panels int, beta T) {
 	mk, p := j.mk, j.p
 	cm, cn := c/j.partsN, c%j.partsN
-	i0 := cm * j.chunkRows
-	mc := min(j.chunkRows, p.M-i0)
+	i0 := cm * j.tilesM / j.chunksM * mk.MR
+	mc := min((cm+1)*j.tilesM/j.chunksM*mk.MR, p.M) - i0
 	q0, q1 := panels*cn/j.partsN, panels*(cn+1)/j.partsN
 	n0, n1 := q0*mk.NR, min(q1*mk.NR, nc)
 	mk.packA(ws.a, p, i0, pc, mc, kc)

@@ -29,13 +29,23 @@ func TestJobSplitsFewRows(t *testing.T) {
 	}{
 		{128, 1536, 2, 2}, // 5 chunks → 10
 		{128, 1536, 1, 1}, // one goroutine: nothing to balance
-		{1024, 768, 2, 1}, // 8 chunks of 140 rows: enough
+		{1024, 768, 2, 1}, // 8 chunks of 126 or 140 rows: enough
 		{10, 1024, 2, 8},  // dW of a 10-output layer: 1 chunk → 8
 	} {
 		j := newJob(mk, &Args[float64]{M: tc.m, N: tc.n, K: 256}, tc.nt)
 		if j.partsN != tc.wantParts {
 			t.Errorf("m=%d n=%d nt=%d: %d chunks of rows split into %d along N; want %d",
 				tc.m, tc.n, tc.nt, j.chunksM, j.partsN, tc.wantParts)
+		}
+	}
+
+	// The 74 tiles of 1024 rows go to 8 chunks of 9 or 10 tiles, not 7 of
+	// 10 and one of 4.
+	j := newJob(mk, &Args[float64]{M: 1024, N: 768, K: 256}, 2)
+	for c := range j.chunksM {
+		t0, t1 := c*j.tilesM/j.chunksM, (c+1)*j.tilesM/j.chunksM
+		if t1-t0 < 9 || t1-t0 > 10 || (t1-t0)*mk.MR > j.chunkRows {
+			t.Errorf("m=1024: chunk %d of %d has %d tiles (largest chunk %d rows); want 9 or 10", c, j.chunksM, t1-t0, j.chunkRows)
 		}
 	}
 
