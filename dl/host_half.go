@@ -152,17 +152,20 @@ func binaryHalf(name string, op binaryOp, a, b *Tensor) *Tensor {
 // sumRowsHalf sets o [outer, inner] (float32) to the sums over the middle
 // axis of the half t [outer, n, inner], n > 0 and inner > 1, as reduceF
 // sums the decoded rows: the first row, then each next one added in
-// order (vec.Add), decoded a row at a time.
+// order (vec.Add), decoded a row at a time; the columns split over dl's
+// threads as reduceF splits them (columnPieces).
 func sumRowsHalf(name string, o []float32, t *Tensor, outer, n, inner int) {
 	xs := t.v(name).u16()
-	row := make([]float32, inner)
 	for p := range outer {
 		CheckCancel(name)
 		os := o[p*inner : (p+1)*inner]
-		decodeHalf(t.dtype, os, xs[p*n*inner:][:inner])
-		for j := 1; j < n; j++ {
-			decodeHalf(t.dtype, row, xs[(p*n+j)*inner:][:inner])
-			addRow(os, row)
-		}
+		columnPieces(n, inner, func(lo, hi int) {
+			row := make([]float32, hi-lo)
+			decodeHalf(t.dtype, os[lo:hi], xs[p*n*inner+lo:][:hi-lo])
+			for j := 1; j < n; j++ {
+				decodeHalf(t.dtype, row, xs[(p*n+j)*inner+lo:][:hi-lo])
+				addRow(os[lo:hi], row)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package dl
 import (
 	"math"
 
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
@@ -47,14 +48,34 @@ func reduceF[F float](op reduceOp, o, x []F, outer, n, inner int) {
 		}
 		switch op {
 		case opSum:
-			copy(os, xs[:inner])
-			for j := 1; j < n; j++ {
-				addRow(os, xs[j*inner:(j+1)*inner])
-			}
+			columnPieces(n, inner, func(lo, hi int) {
+				copy(os[lo:hi], xs[lo:hi])
+				for j := 1; j < n; j++ {
+					addRow(os[lo:hi], xs[j*inner+lo:j*inner+hi])
+				}
+			})
 		case opMaxR:
 			reduceMaxRows(os, xs, n, inner)
 		}
 	}
+}
+
+// columnPieces runs f on pieces [lo, hi) of the inner columns of n rows
+// on dl's threads (f32.ForEach), each piece a multiple of 16 columns
+// with at least f32.ElementGrain elements of the rows: a sum of rows
+// (a bias's gradient over 1024 rows) then adds each column's rows in the
+// same order on any number of threads.
+func columnPieces(n, inner int, f func(lo, hi int)) {
+	pieces := min(f32.Threads(), n*inner/f32.ElementGrain, inner/16)
+	if pieces <= 1 {
+		f(0, inner)
+		return
+	}
+	step := ((inner+pieces-1)/pieces + 15) &^ 15
+	f32.ForEach((inner+step-1)/step, func(i int) error {
+		f(i*step, min((i+1)*step, inner))
+		return nil
+	})
 }
 
 // addRow sets os[i] += row[i] (vectorised for float32: the same sums, in

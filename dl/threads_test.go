@@ -14,6 +14,7 @@ func TestElementwiseThreadsAgree(t *testing.T) {
 	g := NewGenerator(5)
 	x := Options{Generator: g}.Randn(n)
 	y := Options{Generator: g}.Randn(n)
+	rows := x.Narrow(0, 0, 99*1001).Reshape(99, 1001) // over 3 grains, in 3 pieces of columns
 	ops := map[string]func() *Tensor{
 		"GELU":             func() *Tensor { return x.GELU() },
 		"Exp":              func() *Tensor { return x.Exp() },
@@ -24,6 +25,11 @@ func TestElementwiseThreadsAgree(t *testing.T) {
 		"AsType(Float16)":  func() *Tensor { return x.AsType(Float16).AsType(Float32) },
 		"AsType(Float64)":  func() *Tensor { return x.AsType(Float64).AsType(Float32) },
 		"Float64 Tanh":     func() *Tensor { return x.AsType(Float64).Tanh().AsType(Float32) },
+		// sums of rows: the columns split over the threads (columnPieces)
+		"Sum(0)":            func() *Tensor { return rows.Sum(0) },
+		"Float64 Sum(0)":    func() *Tensor { return rows.AsType(Float64).Sum(0).AsType(Float32) },
+		"BFloat16 Sum(0)":   func() *Tensor { return rows.AsType(BFloat16).Sum(0).AsType(Float32) },
+		"Sum(1) of [3,·,·]": func() *Tensor { return rows.Reshape(3, 33, 1001).Sum(1) },
 	}
 	for name, op := range ops {
 		prev := SetNumThreads(1)
