@@ -2,10 +2,13 @@ package dl
 
 // Float16 and BFloat16 tensors are stored in 2 bytes but computed in
 // float32: kernels see Float32 and Float64, except the matrix products,
-// whose kernels read half A and B directly (decoding while they pack) into
-// a float32 C.  compute32 gives other ops float32 copies of half inputs,
-// and finish converts a float32 result back, releasing the temporaries at
-// once (they never reach the user).
+// whose kernels read half A and B directly (decoding while they pack) and
+// on host devices round each tile of C into a half result as they store
+// it (gemm.Args.CH).  On host devices elementwise ops and row sums of half
+// tensors decode band by band into float32 scratch (host_half.go);
+// elsewhere, and for the other ops, compute32 gives float32 copies of half
+// inputs and finish converts a float32 result back, releasing the
+// temporaries at once (they never reach the user).
 
 // compute32 returns t, or a float32 copy of t if it is a half tensor.
 func compute32(t *Tensor) *Tensor {
