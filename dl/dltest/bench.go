@@ -27,16 +27,7 @@ func UseThreads(tb testing.TB, n int) {
 func BenchStep(b *testing.B, dev dl.Device, step func()) {
 	b.Helper()
 	step()
-	before := dl.MemoryStats(dev).Allocated
-	dl.ResetPeakMemory(dev)
-	step()
-	peak := dl.MemoryStats(dev).Peak - before
-	b.ResetTimer()
-	for b.Loop() {
-		step()
-	}
-	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
-	b.ReportMetric(float64(peak)/(1<<20), "MiB")
+	benchTimed(b, peakAbove(dev, step), step)
 }
 
 // BenchTrainStep is BenchStep for a step that leaves its gradients to be
@@ -50,31 +41,42 @@ func BenchStep(b *testing.B, dev dl.Device, step func()) {
 // step is measured with the gradients kept and zeroed in place.
 func BenchTrainStep(b *testing.B, dev dl.Device, params []*dl.Tensor, step func()) {
 	b.Helper()
-	zeroInPlace := func() {
-		for _, p := range params {
-			if g := p.Grad(); g != nil {
-				g.FillInPlace(0)
-			}
-		}
-	}
 	release := func() {
 		for _, p := range params {
 			p.ZeroGrad()
 		}
 	}
 	step()
-	zeroInPlace()
-	before := dl.MemoryStats(dev).Allocated
-	dl.ResetPeakMemory(dev)
-	step()
-	peak := dl.MemoryStats(dev).Peak - before
+	for _, p := range params {
+		if g := p.Grad(); g != nil {
+			g.FillInPlace(0)
+		}
+	}
+	peak := peakAbove(dev, step)
 	release()
 	step() // warm the allocator's caches for released gradients
 	release()
+	benchTimed(b, peak, func() {
+		step()
+		release()
+	})
+}
+
+// peakAbove runs step once and returns its peak allocation on dev above
+// what was allocated before it.
+func peakAbove(dev dl.Device, step func()) int64 {
+	before := dl.MemoryStats(dev).Allocated
+	dl.ResetPeakMemory(dev)
+	step()
+	return dl.MemoryStats(dev).Peak - before
+}
+
+// benchTimed times step in b's loop and reports "ms/step" and the peak
+// as "MiB".
+func benchTimed(b *testing.B, peak int64, step func()) {
 	b.ResetTimer()
 	for b.Loop() {
 		step()
-		release()
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/step")
 	b.ReportMetric(float64(peak)/(1<<20), "MiB")

@@ -45,12 +45,12 @@ func blocked[T Float](mk *MicroKernel[T], nt int, p *Args[T]) error {
 	if 2*p.M*p.N*p.K < minParallelFlops {
 		nt = 1
 	}
-	narrow := narrow(mk, p)
-	if p.RoundB && (!mk.RoundB || narrow) { // transposed swaps A and B: B must be cast
+	transpose := narrow(mk, p)
+	if p.RoundB && (!mk.RoundB || transpose) { // transposed swaps A and B: B must be cast
 		q := p.roundedB()
 		p = &q
 	}
-	if narrow {
+	if transpose {
 		return transposed(mk, nt, p)
 	}
 	j := newJob(mk, p, nt)

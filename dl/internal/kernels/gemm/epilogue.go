@@ -73,20 +73,24 @@ func (p *Args[T]) withEpilogue(mk *MicroKernel[T], run func(q *Args[T]) error) e
 
 // StoreTile is the reference MicroKernel.Store: it writes the mb x nb
 // block at t (row stride ldt), rows i0.. and columns j0.. of the product,
-// to p's output: plus Bias[j], then into C, or rounded to Half's format
-// into CH.  It adds the bias in t itself; t may be that block of C.
+// to p's output: plus Bias[j], then into C (adding the bias in t itself;
+// t may be that block of C), or rounded to Half's format into CH
+// (half.EncodeBFloat16Rows, EncodeFloat16Rows).
 func StoreTile[T Float](p *Args[T], t *T, ldt, i0, j0, mb, nb int) {
 	ts := unsafe.Slice(t, (mb-1)*ldt+nb)
+	var bias []T
+	if p.Bias != nil {
+		bias = p.Bias[j0 : j0+nb]
+	}
+	if p.CH != nil { // float32 Args (checkEpilogue)
+		b32, _ := any(bias).([]float32)
+		p.Half.encodeRows(p.CH[i0*p.LDC+j0:], p.LDC, any(ts).([]float32), ldt, mb, nb, b32)
+		return
+	}
 	for i := range mb {
 		row := ts[i*ldt : i*ldt+nb]
-		if p.Bias != nil {
-			for j, b := range p.Bias[j0 : j0+nb] {
-				row[j] += b
-			}
-		}
-		if p.CH != nil {
-			p.Half.encodeAll(p.CH[(i0+i)*p.LDC+j0:][:nb], any(row).([]float32))
-			continue
+		for j, b := range bias {
+			row[j] += b
 		}
 		copy(p.C[(i0+i)*p.LDC+j0:][:nb], row)
 	}

@@ -67,6 +67,17 @@ func (h Half) encodeAll(dst []uint16, src []float32) {
 	}
 }
 
+// encodeRows sets rows rows of cols values of dst (row stride ldd) to
+// the rows of src (row stride lds) plus bias (nil: none), rounded to
+// format h.
+func (h Half) encodeRows(dst []uint16, ldd int, src []float32, lds, rows, cols int, bias []float32) {
+	if h == Float16 {
+		half.EncodeFloat16Rows(dst, ldd, src, lds, rows, cols, bias)
+	} else {
+		half.EncodeBFloat16Rows(dst, ldd, src, lds, rows, cols, bias)
+	}
+}
+
 // decoded returns p with A and B decoded into new T slices, for kernels
 // that read only T (gonum's BLAS).  Simplification: this is the full-size
 // copy the packing path avoids.

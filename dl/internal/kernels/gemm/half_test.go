@@ -53,3 +53,35 @@ func TestHalfCheckUnknownFormat(t *testing.T) {
 	p := gemm.Args[float32]{Op: "test", M: 1, N: 1, K: 1, LDA: 1, LDB: 1, LDC: 1, C: make([]float32, 1), Half: 9}
 	p.Check()
 }
+
+// TestEpilogueArgErrors: a bias or a 16-bit output with inconsistent
+// arguments panics with an *ArgError that says what to change.
+func TestEpilogueArgErrors(t *testing.T) {
+	base := func() gemm.Args[float32] {
+		return gemm.Args[float32]{Op: "test", M: 2, N: 3, K: 1, Alpha: 1, A: make([]float32, 2), LDA: 1,
+			B: make([]float32, 3), LDB: 3, C: make([]float32, 6), LDC: 3}
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(p *gemm.Args[float32])
+	}{
+		{"bias with beta 1", "beta = 1 with a bias", func(p *gemm.Args[float32]) { p.Bias, p.Beta = make([]float32, 3), 1 }},
+		{"short bias", "len(bias) = 2, want n = 3", func(p *gemm.Args[float32]) { p.Bias = make([]float32, 2) }},
+		{"16-bit output of float32 operands", "set Half to Float16 or BFloat16", func(p *gemm.Args[float32]) { p.CH = make([]uint16, 6) }},
+		{"short 16-bit output", "len(CH) = 5", func(p *gemm.Args[float32]) {
+			p.Half, p.AH, p.BH, p.A, p.B, p.C, p.CH = gemm.BFloat16, make([]uint16, 2), make([]uint16, 3), nil, nil, nil, make([]uint16, 5)
+		}},
+	} {
+		func() {
+			defer func() {
+				var ae *gemm.ArgError
+				if err, ok := recover().(error); !ok || !errors.As(err, &ae) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s: Check panicked with %v; want an *ArgError containing %q", tc.name, err, tc.want)
+				}
+			}()
+			p := base()
+			tc.edit(&p)
+			p.Check()
+		}()
+	}
+}

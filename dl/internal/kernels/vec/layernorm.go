@@ -133,32 +133,32 @@ func lnRowGeneric[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) {
 // and m2 + Σ g·w·x̂ in order (the tail after the lane loop).
 func lnGradSumsGeneric[F Float](g, xhat []F, w, bw, bb []float64, m1, m2 float64) (float64, float64) {
 	xhat, w, bw, bb = xhat[:len(g)], w[:len(g)], bw[:len(g)], bb[:len(g)]
-	for j, gv := range g {
-		gf, h := float64(gv), float64(xhat[j])
-		bw[j] += gf * h
-		bb[j] += gf
-		dh := gf * w[j]
-		m1 += dh
-		m2 += dh * h
+	for j := range g {
+		m1, m2 = lnGradTerm(g[j], xhat[j], w[j], &bw[j], &bb[j], m1, m2)
 	}
 	return m1, m2
 }
 
+// lnGradTerm is one element of LayerNormGradRow's sums: bw += g·x̂,
+// bb += g, and m1 + dh, m2 + dh·x̂ returned for dh = g·w.
+func lnGradTerm[F Float](gv, hv F, w float64, bw, bb *float64, m1, m2 float64) (float64, float64) {
+	gf, h := float64(gv), float64(hv)
+	*bw += gf * h
+	*bb += gf
+	dh := gf * w
+	return m1 + dh, m2 + dh*h
+}
+
 // lnGradSumsLanes is LayerNormGradRow's lane loop on the first
 // len(g) &^ 15 elements: the column sums as lnGradSumsGeneric, m1 and m2
-// in 16 rowLanes; it returns them and that count.
+// in 16 lanes; it returns them and that count.
 func lnGradSumsLanes[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n int) {
 	var a1, a2 [rowLanes]float64
 	n = len(g) &^ (rowLanes - 1)
 	for i := 0; i < n; i += rowLanes {
 		for l := range rowLanes {
 			j := i + l
-			gf, h := float64(g[j]), float64(xhat[j])
-			bw[j] += gf * h
-			bb[j] += gf
-			dh := gf * w[j]
-			a1[l] += dh
-			a2[l] += dh * h
+			a1[l], a2[l] = lnGradTerm(g[j], xhat[j], w[j], &bw[j], &bb[j], a1[l], a2[l])
 		}
 	}
 	return sumLanes(&a1), sumLanes(&a2), n

@@ -1,8 +1,10 @@
 package vec
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +57,21 @@ func TestSoftmaxGradValues(t *testing.T) {
 		if got := Dot64(p, p[:n]); got <= 0 {
 			t.Fatalf("Dot64(p, p) = %v; want > 0", got)
 		}
+	}
+}
+
+func TestDot64AndSoftmaxGradLengths(t *testing.T) {
+	for name, call := range map[string]func(){
+		"Dot64":       func() { Dot64(make([]float32, 3), make([]float32, 2)) },
+		"SoftmaxGrad": func() { SoftmaxGrad(make([]float32, 3), make([]float32, 2), 0, 1) },
+	} {
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, name) || !strings.Contains(msg, "3 and 2") {
+					t.Errorf("%s with slices of 3 and 2: panic %q; want one naming it and the lengths", name, msg)
+				}
+			}()
+			call()
+		}()
 	}
 }
