@@ -94,11 +94,10 @@ func (ks *Kernels[T]) RunBatched(k int, p *Args[T], bt Batched) {
 			}
 			q := p.item(bt, int(i))
 			if err := blocked(mk, 1, &q); err != nil {
-				g.err.CompareAndSwap(nil, &err)
-				g.stop.Store(true)
+				g.halt(err)
 				return
 			}
-			done.Add(1)
+			g.arrive(&done, items)
 		}
 	}
 	goParallel(min(nt, bt.Count)-1, func() {

@@ -1,12 +1,6 @@
 package gemm
 
-import (
-	"runtime"
-	"sync/atomic"
-	"time"
-
-	"github.com/dlbd/dlbd/dl/internal/cancel"
-)
+import "sync/atomic"
 
 // job is one Blocked call shared by its goroutines.  The (jc, pc) blocks
 // are done in order; within a block every goroutine first takes groups of
@@ -52,13 +46,16 @@ func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
 	j := &job[T]{mk: mk, p: p}
 	tilesM, tilesN := ceilDiv(p.M, mk.MR), ceilDiv(min(p.N, mk.NC), mk.NR)
 	j.nt = max(1, min(nt, tilesM*tilesN))
-	// About 4 chunks per goroutine keeps the last one short, and a chunk
-	// of at most MC rows keeps its packed A in L2.
-	// The tiles are shared out evenly (sizes differ by one tile at most):
-	// 74 tiles (1024 rows, MR=14) in chunks of 10 left a last chunk of 4,
-	// and of 8 chunks one goroutine got 3.4 chunks' work, the other 4,
-	// idle 9% of a 2-thread product.
-	tilesPer := max(1, min(ceilDiv(tilesM, 4*j.nt), mk.MC/mk.MR))
+	// Small chunks keep the goroutines' finishing times close: the last
+	// one to finish waits for at most one chunk.  Every chunk runs over the
+	// whole B block, so small chunks cost only their hand-out and the
+	// packing of fewer rows at a time; a chunk of at most MC rows keeps
+	// its packed A in L2.  The tiles are shared out evenly (sizes differ
+	// by one tile at most).  For 1024 rows (74 tiles of MR=14) on 2
+	// threads, 1024x784x256: chunks of 10 tiles 311, of 5 297, of 3 328,
+	// of 1 329 GFLOP/s (medians of 7, interleaved); 1024x1024x1024: 329,
+	// 318, 328, 343.
+	tilesPer := max(1, min(ceilDiv(tilesM, 64*j.nt), mk.MC/mk.MR))
 	j.tilesM = tilesM
 	j.chunksM = ceilDiv(tilesM, tilesPer)
 	j.chunkRows = ceilDiv(tilesM, j.chunksM) * mk.MR
@@ -122,7 +119,7 @@ func (j *job[T]) run(ws *workspace[T]) bool {
 				q1 := min(q0+bGroup, panels)
 				cols := min(q1*mk.NR, nc) - q0*mk.NR
 				mk.packB(j.b[q0*mk.NR*kc:q1*mk.NR*kc], p, pc, jc+q0*mk.NR, kc, cols)
-				blk.doneB.Add(1)
+				j.arrive(&blk.doneB, groups)
 			}
 			if !j.wait(&blk.doneB, groups) {
 				return false
@@ -138,7 +135,7 @@ func (j *job[T]) run(ws *workspace[T]) bool {
 					return false
 				}
 				j.chunk(ws, int(c), jc, nc, pc, kc, panels, beta)
-				blk.doneC.Add(1)
+				j.arrive(&blk.doneC, chunks)
 			}
 			if !j.wait(&blk.doneC, chunks) {
 				return false
@@ -160,92 +157,3 @@ func (j *job[T]) chunk(ws *workspace[T], c, jc, nc, pc, kc, panels int, beta T) 
 	mk.packA(ws.a, p, i0, pc, mc, kc)
 	macroKernel(mk, ws.tile, ws.a, j.b[q0*mk.NR*kc:], p, i0, jc+n0, mc, n1-n0, kc, beta, &j.gang)
 }
-
-// gang is the cancellation state of the goroutines of one call
-// (dl.SetCancel).  Every goroutine polls the context before each piece of
-// work (stopped); the first to see it done records its error and sets
-// stop; then every loop and every wait gives up.  Helpers are counted in
-// active (enter, leave), so that the caller's goroutine can wait until
-// none is still writing into C (quiesce) before it reports.
-type gang struct {
-	stop   atomic.Bool           // the context is done: give up
-	err    atomic.Pointer[error] // the context's error, stored before stop
-	active atomic.Int32          // helpers between enter and leave
-}
-
-// stopped reports whether the call gives up: another goroutine saw the
-// context done, or this one sees it now.
-func (g *gang) stopped() bool {
-	if g.stop.Load() {
-		return true
-	}
-	if err := cancel.Err(); err != nil {
-		g.err.CompareAndSwap(nil, &err)
-		g.stop.Store(true)
-		return true
-	}
-	return false
-}
-
-// enter counts a helper in and reports whether it should work.  It counts
-// first and looks at stop second, so that a caller that saw stop and then
-// active == 0 knows no helper can still start: one counted after that
-// sees stop (Go's atomics are sequentially consistent) and does nothing.
-func (g *gang) enter() bool {
-	g.active.Add(1)
-	return !g.stop.Load()
-}
-
-// leave counts a helper out.
-func (g *gang) leave() { g.active.Add(-1) }
-
-// quiesce waits until every helper has left (after stop was set).
-func (g *gang) quiesce() {
-	for i := 0; g.active.Load() > 0; i++ {
-		if i%64 == 63 {
-			runtime.Gosched()
-		}
-	}
-}
-
-// cause returns the context's error that stopped the call.
-func (g *gang) cause() error { return *g.err.Load() }
-
-// wait spins until *v reaches n, and returns true, or until the call
-// gives up, and returns false.  It is only ever waiting for work that
-// another goroutine is doing right now (a chunk, a B group), so it spins,
-// yielding the P now and then to other goroutines, for up to waitSpin;
-// after that it sleeps between looks.  The sleep matters when the machine
-// has more runnable threads than cores: the goroutine waited for may be
-// on a thread that the OS took off its core, and a waiter that kept
-// spinning would hold a core that thread needs (measured on 2 shared
-// cores: the 2-thread Transformer step of dl/nn was slower than the
-// 1-thread one).
-func (g *gang) wait(v *atomic.Int32, n int32) bool {
-	var start time.Time
-	for i := 0; v.Load() < n; i++ {
-		if i%64 == 63 {
-			if g.stop.Load() {
-				return false
-			}
-			switch {
-			case start.IsZero():
-				start = time.Now()
-			case time.Since(start) > waitSpin:
-				time.Sleep(waitSleep)
-				continue
-			}
-			runtime.Gosched()
-		}
-	}
-	return true
-}
-
-// waitSpin is how long wait spins before it sleeps: a chunk of a product
-// takes tens of microseconds, so waits longer than this are most likely
-// for a goroutine whose thread is off its core.  waitSleep is the pause
-// between looks after that (the OS timer makes it ~50 µs or more).
-const (
-	waitSpin  = 100 * time.Microsecond
-	waitSleep = 5 * time.Microsecond
-)

@@ -1,6 +1,11 @@
 package gemm
 
-import "testing"
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+)
 
 func TestBlockDepth(t *testing.T) {
 	for _, tc := range []struct{ k, want int }{
@@ -16,20 +21,20 @@ func TestBlockDepth(t *testing.T) {
 	}
 }
 
-// TestJobSplitsFewRows: a product with few row chunks for its goroutines
-// (one sequence's inference: 128 rows, 5 chunks of 28 for 2 goroutines)
-// also splits N, so that each goroutine gets about 4 chunks and none
-// waits for the last one; with one goroutine, or rows enough, it does not.
-// The split product equals the naive one.
+// TestJobSplitsFewRows: a product with fewer row tiles than about 4 per
+// goroutine (a 40-row product: 3 tiles for 2 goroutines) also splits N,
+// so that none waits long for the last chunk; with one goroutine, or rows
+// enough, it does not.  The split product equals the naive one.
 func TestJobSplitsFewRows(t *testing.T) {
 	mk := &MicroKernel[float64]{Name: "avx512-shaped", MR: 14, NR: 32, KC: 256, MC: 14 * 32, NC: 4096, Fn: micro2x4[float64]}
 	for _, tc := range []struct {
 		m, n, nt  int
 		wantParts int
 	}{
-		{128, 1536, 2, 2}, // 5 chunks → 10
-		{128, 1536, 1, 1}, // one goroutine: nothing to balance
-		{1024, 768, 2, 1}, // 8 chunks of 126 or 140 rows: enough
+		{40, 1536, 2, 3},  // 3 chunks → 9
+		{40, 1536, 1, 1},  // one goroutine: nothing to balance
+		{128, 1536, 2, 1}, // 10 one-tile chunks (one sequence's inference): enough
+		{1024, 768, 2, 1}, // 74 chunks
 		{10, 1024, 2, 8},  // dW of a 10-output layer: 1 chunk → 8
 	} {
 		j := newJob(mk, &Args[float64]{M: tc.m, N: tc.n, K: 256}, tc.nt)
@@ -39,13 +44,22 @@ func TestJobSplitsFewRows(t *testing.T) {
 		}
 	}
 
-	// The 74 tiles of 1024 rows go to 8 chunks of 9 or 10 tiles, not 7 of
-	// 10 and one of 4.
-	j := newJob(mk, &Args[float64]{M: 1024, N: 768, K: 256}, 2)
-	for c := range j.chunksM {
-		t0, t1 := c*j.tilesM/j.chunksM, (c+1)*j.tilesM/j.chunksM
-		if t1-t0 < 9 || t1-t0 > 10 || (t1-t0)*mk.MR > j.chunkRows {
-			t.Errorf("m=1024: chunk %d of %d has %d tiles (largest chunk %d rows); want 9 or 10", c, j.chunksM, t1-t0, j.chunkRows)
+	// The tiles go to chunks whose sizes differ by one tile at most (74
+	// tiles in chunks of at most 10 once left a last chunk of 4), none
+	// larger than chunkRows or MC, and small enough that each goroutine
+	// gets many.
+	for _, tc := range []struct{ m, nt, maxTiles int }{
+		{1024, 2, 1}, {1024, 1, 2}, {8192, 2, 5}, {100000, 2, mk.MC / mk.MR},
+	} {
+		j := newJob(mk, &Args[float64]{M: tc.m, N: 768, K: 256}, tc.nt)
+		lo, hi, sum := j.tilesM, 0, 0
+		for c := range j.chunksM {
+			n := (c+1)*j.tilesM/j.chunksM - c*j.tilesM/j.chunksM
+			lo, hi, sum = min(lo, n), max(hi, n), sum+n
+		}
+		if sum != j.tilesM || hi-lo > 1 || hi > tc.maxTiles || hi*mk.MR > j.chunkRows || j.chunkRows > mk.MC {
+			t.Errorf("m=%d nt=%d: %d tiles in %d chunks of %d to %d tiles (largest %d rows); want all tiles, sizes within one, at most %d tiles and MC rows",
+				tc.m, tc.nt, j.tilesM, j.chunksM, lo, hi, j.chunkRows, tc.maxTiles)
 		}
 	}
 
@@ -70,6 +84,39 @@ func TestJobSplitsFewRows(t *testing.T) {
 	for i := range got {
 		if got[i] != want[i] { // small integers: every order of the sums is exact
 			t.Fatalf("C[%d] = %v; want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestGangWaitBlocks: a wait longer than waitSpin blocks, and the arrive
+// that completes its count, or a halt, wakes it.
+func TestGangWaitBlocks(t *testing.T) {
+	for _, halt := range []bool{false, true} {
+		var (
+			g    gang
+			v    atomic.Int32
+			done = make(chan bool)
+		)
+		go func() { done <- g.wait(&v, 2) }()
+		g.arrive(&v, 2)
+		for g.sleepers.Load() == 0 { // spun for waitSpin, now blocked
+			time.Sleep(time.Millisecond)
+		}
+		if halt {
+			g.halt(errors.New("cancelled"))
+		} else {
+			g.arrive(&v, 2)
+		}
+		select {
+		case ok := <-done:
+			if ok == halt {
+				t.Errorf("halt=%v: wait returned %v", halt, ok)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("halt=%v: wait still blocked 10 s after it was woken", halt)
+		}
+		if halt && g.cause().Error() != "cancelled" {
+			t.Errorf("cause() = %v; want the halting error", g.cause())
 		}
 	}
 }

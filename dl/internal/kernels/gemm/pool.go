@@ -80,9 +80,15 @@ func acquire(n int) []*worker {
 	poolMu.Lock()
 	defer poolMu.Unlock()
 	var out []*worker
-	for _, w := range workers {
-		if len(out) < n && w.busy.CompareAndSwap(false, true) {
-			out = append(out, w)
+	// Spinning workers first: waking a parked one costs the OS tens of
+	// microseconds.  (A training loop's next call often comes while the
+	// last call's helper is still leaving it, so another worker, idle
+	// for longer, is the one free.)
+	for _, parked := range [2]bool{false, true} {
+		for _, w := range workers {
+			if len(out) < n && w.parked.Load() == parked && w.busy.CompareAndSwap(false, true) {
+				out = append(out, w)
+			}
 		}
 	}
 	for len(out) < n {

@@ -38,11 +38,10 @@ func ForEach(nt, n int, f func(i int) error) error {
 				return
 			}
 			if err := f(int(i)); err != nil {
-				g.err.CompareAndSwap(nil, &err)
-				g.stop.Store(true)
+				g.halt(err)
 				return
 			}
-			done.Add(1)
+			g.arrive(&done, items)
 		}
 	}
 	nt = min(max(nt, 1), n)
