@@ -35,10 +35,13 @@ var (
 // Blocking (BenchmarkBlocking; the machine is Zen 4, 32 KiB L1d, 1 MiB L2):
 // KC=256 beat 96..192 although the B micro-panel KC*NR*4 = 32 KiB then
 // fills L1 (the A micro-panels stream from L2 fast enough); the A block
-// MC*KC*4 = 448 KiB sits in half of L2.
+// MC*KC*4 = 448 KiB sits in half of L2.  NC = 1024 keeps the B block
+// (KC*NC*4 = 1 MiB), which streams past every A micro-panel, in L2: on an
+// Intel Xeon core with AMX (48 KiB L1d, 2 MiB L2) it beat NC = 4096 by
+// ~10% on products with N = 2048 (BenchmarkBlockingNC).
 var avx512Kernel = &gemm.MicroKernel[float32]{
 	Name: "avx512-14x32", MR: 14, NR: 32,
-	KC: 256, MC: 14 * 32, NC: 4096,
+	KC: 256, MC: 14 * 32, NC: 1024,
 	Fn:    sgemmAVX512,
 	PackA: packA512,
 	PackB: packB512,

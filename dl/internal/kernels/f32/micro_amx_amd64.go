@@ -46,12 +46,14 @@ func sbgemmAMXTile(chunks int, a, b, c *float32, ldc int, load bool)
 // the OS lets this process use the tiles.
 var haveAMX = haveHalfPack && cpu.X86.HasAMXTile && cpu.X86.HasAMXBF16 && requestAMX()
 
-// amxKernel: KC = 1024 steps (32 chunks, 128 tile products per call)
+// amxKernel: KC = 512 steps (16 chunks, 64 tile products per call)
 // amortises the tile configuration and the load and store of C; the A
-// panel (64 KiB) and a B panel (64 KiB) stream from L2 (2 MiB).
+// panel (32 KiB) and the B panels stream from L2 (2 MiB), where the whole
+// B block, KC*NC*2 = 1 MiB, stays.  KC = 1024, NC = 2048 (a 4 MiB block)
+// was 20% slower on the d=512 Transformer's products (BenchmarkBlockingNC).
 var amxKernel = &gemm.MicroKernel[float32]{
 	Name: "amx-bf16-32x32", MR: amxMR, NR: amxNR,
-	KC: 1024, MC: 8 * amxMR, NC: 2048,
+	KC: 512, MC: 8 * amxMR, NC: 1024,
 	Fn:       sbgemmAMX,
 	PackA:    packAAMX,
 	PackB:    packBAMX,
