@@ -46,14 +46,17 @@ func sbgemmAMXTile(chunks int, a, b, c *float32, ldc int, load bool)
 // the OS lets this process use the tiles.
 var haveAMX = haveHalfPack && cpu.X86.HasAMXTile && cpu.X86.HasAMXBF16 && requestAMX()
 
-// amxKernel: KC = 512 steps (16 chunks, 64 tile products per call)
+// amxKernel: KC = 1024 steps (32 chunks, 128 tile products per call)
 // amortises the tile configuration and the load and store of C; the A
-// panel (32 KiB) and the B panels stream from L2 (2 MiB), where the whole
-// B block, KC*NC*2 = 1 MiB, stays.  KC = 1024, NC = 2048 (a 4 MiB block)
-// was 20% slower on the d=512 Transformer's products (BenchmarkBlockingNC).
+// panel (64 KiB) and a B panel (64 KiB) stream from L2 (2 MiB).  A B
+// block that fits L2 (KC=512 x NC=1024, 1 MiB) was 20% faster on the d=512
+// Transformer's products alone (BenchmarkBlockingNC) but slower in whole
+// steps: the MLP step of dl/amp 4.3 -> 5.1 ms on 2 threads, the d=256 T=512
+// Transformer step 230 -> 247 ms (products of depth 1024 then take two
+// blocks and lose the fused epilogue), so the blocking stays.
 var amxKernel = &gemm.MicroKernel[float32]{
 	Name: "amx-bf16-32x32", MR: amxMR, NR: amxNR,
-	KC: 512, MC: 8 * amxMR, NC: 1024,
+	KC: 1024, MC: 8 * amxMR, NC: 2048,
 	Fn:       sbgemmAMX,
 	PackA:    packAAMX,
 	PackB:    packBAMX,

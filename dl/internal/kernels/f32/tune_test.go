@@ -42,8 +42,9 @@ func BenchmarkBlocking(b *testing.B) {
 // (batch 8, T=128: forward y = x·Wᵀ, backward dX = dY·W and dW = dYᵀ·X), one
 // goroutine.  The macro-kernel streams the whole B block past every A
 // micro-panel, so the block must stay in L2: here (2 MiB L2) a 1 MiB block
-// (float32 KC=256 x NC=1024; bfloat16 KC=512 x NC=1024) beat NC=4096 by
-// 10% on the products with N=2048 and AMX's KC=1024 x NC=2048 by 20%.
+// (float32 KC=256 x NC=1024) beat NC=4096 by ~10% on the products with
+// N=2048.  (For AMX, KC=512 x NC=1024 beat KC=1024 x NC=2048 by 20% here
+// but lost in whole training steps; see amxKernel.)
 func BenchmarkBlockingNC(b *testing.B) {
 	shapes := []struct {
 		op      string
