@@ -59,10 +59,10 @@ func newJob[T Float](mk *MicroKernel[T], p *Args[T], nt int) *job[T] {
 	j.tilesM = tilesM
 	j.chunksM = ceilDiv(tilesM, tilesPer)
 	j.chunkRows = ceilDiv(tilesM, j.chunksM) * mk.MR
-	// Few chunks of rows (dW = dYᵀX with 10 outputs; the 128 rows of one
-	// sequence's inference: 5 chunks for 2 goroutines, one of which would
-	// wait a fifth of the time): split N too, into about 4 chunks per
-	// goroutine.  One goroutine has nothing to balance.
+	// Fewer row tiles than about 4 per goroutine (dW = dYᵀX with 10
+	// outputs: one tile; a 40-row product: 3 tiles for 2 goroutines, one
+	// of which would wait a third of the time): split N too, into about 4
+	// chunks per goroutine.  One goroutine has nothing to balance.
 	j.partsN = 1
 	if j.nt > 1 && j.chunksM < 4*j.nt {
 		j.partsN = min(tilesN, ceilDiv(4*j.nt, j.chunksM))
