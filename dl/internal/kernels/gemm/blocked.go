@@ -142,8 +142,14 @@ func macroKernel[T Float](mk *MicroKernel[T], tile, a, b []T, p *Args[T], ic, jc
 				continue
 			}
 			// Edge tile: compute the full padded tile into scratch (the
-			// packed panels are zero-padded), then update the valid part.
+			// packed panels are zero-padded), then update the valid part:
+			// copied by mk's Store (masked vector rows) when it is C,
+			// else row by row.
 			mk.Fn(kc, ap, bp, &tile[0], nr, 1, 0)
+			if p.Alpha == 1 && beta == 0 {
+				mk.store(p, &tile[0], nr, ic+ir, jc+jr, mb, nb)
+				continue
+			}
 			for i := 0; i < mb; i++ {
 				crow := p.C[(ic+ir+i)*ldc+jc+jr:][:nb]
 				for j, v := range tile[i*nr : i*nr+nb] {
