@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"net"
 	"os"
@@ -23,6 +24,23 @@ func TestStartErrors(t *testing.T) {
 	}
 	if _, err := Connect(ctx, "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "no broker answers") {
 		t.Errorf("Connect to a closed port = %v", err)
+	}
+}
+
+// TestClusterIDNeverAnOption draws enough ids that about 30 of them would start with '-'
+// without the redraw (one in 64), and checks none does and each decodes to 16 bytes.
+func TestClusterIDNeverAnOption(t *testing.T) {
+	for i := 0; i < 2000; i++ {
+		id, err := newClusterID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(id, "-") {
+			t.Fatalf("cluster id %q starts with '-': kafka-storage would read it as an option", id)
+		}
+		if raw, err := base64.RawURLEncoding.DecodeString(id); err != nil || len(raw) != 16 {
+			t.Fatalf("cluster id %q: %d bytes, %v; want 16 bytes of URL-safe base64", id, len(raw), err)
+		}
 	}
 }
 

@@ -124,12 +124,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
 	}
 	classpath := filepath.Join(cfg.Libs, "*")
-	id := make([]byte, 16)
-	rand.Read(id)
+	id, err := newClusterID()
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/kafka: %w", err)
+	}
 	fctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	format := exec.CommandContext(fctx, java, "-Xmx128m", "-cp", classpath, "kafka.tools.StorageTool",
-		"format", "-t", base64.RawURLEncoding.EncodeToString(id), "-c", props)
+		"format", "-t", id, "-c", props)
 	if out, err := format.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: format the log directory: %v\n%s", err, out)
 	}
@@ -185,4 +187,20 @@ func Ensure(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Watch = os.Getppid()
 	}
 	return Start(ctx, cfg)
+}
+
+// newClusterID returns a random KRaft cluster id: 16 random bytes in unpadded URL-safe base64,
+// as kafka-storage random-uuid prints them. Like Kafka's own Uuid.randomUuid it draws again
+// when the text starts with '-': the storage tool's argument parser would read such an id as
+// an option ("argument --cluster-id/-t: expected one argument"), one start in 64.
+func newClusterID() (string, error) {
+	raw := make([]byte, 16)
+	for {
+		if _, err := rand.Read(raw); err != nil {
+			return "", fmt.Errorf("draw a cluster id: %w", err)
+		}
+		if id := base64.RawURLEncoding.EncodeToString(raw); id[0] != '-' {
+			return id, nil
+		}
+	}
 }
