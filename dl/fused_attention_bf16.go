@@ -89,19 +89,33 @@ func attnForwardBF16(g attnGeom, x, y []uint16, lse []float64) error {
 func attnBackwardBF16(g attnGeom, x, y, gy []uint16, lse []float64, dx []uint16) error {
 	ld := 3 * g.d
 	scale := 1 / math.Sqrt(float64(g.dh))
+	dd := make([]float64, g.b*g.h*g.t)
+	if err := forEachThread(g.b, func(bi int) error {
+		sc, f, _ := getScratch[float32]([]int{g.d, g.d}, nil)
+		defer attnPool.Put(sc)
+		yr, gr := f[0], f[1]
+		for r := range g.t {
+			off := (bi*g.t + r) * g.d
+			half.DecodeBFloat16(yr, y[off:off+g.d])
+			half.DecodeBFloat16(gr, gy[off:off+g.d])
+			headDots(g, yr, gr, dd[bi*g.h*g.t+r:])
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
 	return forEachThread(g.b*g.h, func(pair int) error {
 		bi, hi := pair/g.h, pair%g.h
 		xb, dxb := x[bi*g.t*ld:], dx[bi*g.t*ld:]
 		q, k, v := xb[hi*g.dh:], xb[g.d+hi*g.dh:], xb[2*g.d+hi*g.dh:]
 		dq, dk, dv := dxb[hi*g.dh:], dxb[g.d+hi*g.dh:], dxb[2*g.d+hi*g.dh:]
-		off := bi*g.t*g.d + hi*g.dh
-		yb, gb := y[off:], gy[off:]
-		l := lse[pair*g.t : (pair+1)*g.t]
+		gb := gy[bi*g.t*g.d+hi*g.dh:]
+		l, rd := lse[pair*g.t:(pair+1)*g.t], dd[pair*g.t:(pair+1)*g.t]
 		n := min(attnBlock, g.t)
 		size := n * g.t
-		sc, f, h := getScratch[float32]([]int{size, size, g.t * g.dh, g.t * g.dh, n * g.dh, g.dh, g.dh}, []int{size, size})
+		sc, f, h := getScratch[float32]([]int{size, size, g.t * g.dh, g.t * g.dh, n * g.dh}, []int{size, size})
 		defer attnPool.Put(sc)
-		p, dp, dk32, dv32, dq32, yr, gr := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
+		p, dp, dk32, dv32, dq32 := f[0], f[1], f[2], f[3], f[4]
 		ph, dsh := h[0], h[1]
 		gemm := func(tA, tB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) error {
 			return f32.GemmHalfSerial(f32.BFloat16, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -128,9 +142,7 @@ func attnBackwardBF16(g attnGeom, x, y, gy []uint16, lse []float64, dx []uint16)
 				return err
 			}
 			for r := range rows {
-				half.DecodeBFloat16(yr, yb[(i0+r)*g.d:][:g.dh])
-				half.DecodeBFloat16(gr, gb[(i0+r)*g.d:][:g.dh])
-				softmaxGradRow(dp[r*e:(r+1)*e], p[r*e:(r+1)*e], gr, yr, i0+r+1, scale)
+				softmaxGradRow(dp[r*e:(r+1)*e], p[r*e:(r+1)*e], rd[i0+r], i0+r+1, scale)
 			}
 			half.EncodeBFloat16(dsh[:rows*e], dp[:rows*e])
 			if err := gemm(false, false, rows, g.dh, e, 1, dsh, e, k, ld, 0, dq32, g.dh); err != nil {
