@@ -5,7 +5,8 @@ import (
 	"unsafe"
 )
 
-// hugePage is the size of an x86-64 / arm64 transparent huge page.
+// hugePage is the size of a transparent huge page on x86-64 (and on arm64
+// with 4 KiB base pages).
 const hugePage = 2 << 20
 
 // adviseHugePages asks Linux to back buf, a host buffer of at least one
