@@ -19,7 +19,9 @@ const hugePage = 2 << 20
 // neighbouring heap memory changes no data), and the pages the runtime
 // has already touched (a reused span it zeroed) stay small: the advice
 // takes effect at first touch.  It is a hint: errors (a kernel without
-// THP, "never" mode) are ignored.
+// THP, "never" mode) are ignored.  NumPy advises the same for arrays of
+// 4 MiB or more; PyTorch (from 2.2) for buffers of 2 MiB or more when
+// THP_MEM_ALLOC_ENABLE is set.
 func adviseHugePages(buf []byte) {
 	if len(buf) < hugePage {
 		return
