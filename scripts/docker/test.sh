@@ -15,8 +15,9 @@
 #      test; DLBD_DOCKER_CUDA=0: not).
 #
 # DLBD_DOCKER_TEST=0 skips everything; DLBD_DOCKER_TEST=1 makes "no engine" a failure.
-# Logs: build/docker/. Kept between runs on one machine: the engine's images and build cache, the
-# debootstrap tarball (~/.cache/dlbd-docker), so a second run rebuilds only what changed.
+# Logs: build/docker/. Kept between runs on one machine: the engine's images and build cache (trimmed
+# to DLBD_DOCKER_KEEP_CACHE, default 10GB, at the end), the debootstrap tarball
+# (~/.cache/dlbd-docker), so a second run rebuilds only what changed.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -39,8 +40,16 @@ elif [ "$rc" != 0 ]; then
   die "could not start a Docker engine"
 fi
 cleanup() {
-  # This run's images replaced older ones; their untagged predecessors go (dlbd's only).
-  [ -z "${docker_cli:-}" ] || dk image prune -f --filter label=org.opencontainers.image.title=dlbd >/dev/null 2>&1 || true
+  # This run's images replaced older ones; their untagged predecessors go (dlbd's only). The
+  # build cache keeps this run's layers and cache mounts but not every earlier run's: each run
+  # adds its ~3 GB of layers, and left alone the cache grew to 66 GB on the development machine
+  # and filled its disk (the engine's own GC did not step in). DLBD_DOCKER_KEEP_CACHE sets the
+  # bound (docker's sizes: 10GB).
+  if [ -n "${docker_cli:-}" ]; then
+    dk image prune -f --filter label=org.opencontainers.image.title=dlbd >/dev/null 2>&1 || true
+    dk builder prune -f --keep-storage "${DLBD_DOCKER_KEEP_CACHE:-10GB}" >/dev/null 2>&1 ||
+      say "warning: could not trim the build cache (docker builder prune --keep-storage)"
+  fi
   "$here/engine.sh" stop
 }
 trap cleanup EXIT
