@@ -63,3 +63,21 @@ func vmFlags(t *testing.T, addr uintptr) (string, bool) {
 	}
 	return "", false
 }
+
+// TestConfigureCPUSmallPages checks that CPUConfig.SmallPages reaches the
+// allocator's switch and that the zero CPUConfig turns the advice back on.
+func TestConfigureCPUSmallPages(t *testing.T) {
+	defer ConfigureCPU(CPUConfig{})
+	if err := ConfigureCPU(CPUConfig{SmallPages: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !cpuSmallPages.Load() {
+		t.Error("ConfigureCPU(CPUConfig{SmallPages: true}) left the huge-page advice on")
+	}
+	if err := ConfigureCPU(CPUConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if cpuSmallPages.Load() {
+		t.Error("ConfigureCPU(CPUConfig{}) left the huge-page advice off")
+	}
+}
