@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 )
 
-// CPUConfig configures the CPU device's memory accounting.  The zero
-// value is the default.
+// CPUConfig configures the CPU device's memory: its accounting and its
+// page advice.  The zero value is the default.
 type CPUConfig struct {
 	// Capacity is the most bytes CPU tensors may hold (reserved by the
 	// caching allocator, like a Sim device's capacity); an allocation
