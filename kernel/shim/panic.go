@@ -1,10 +1,11 @@
 package shim
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // Panic is what the Go runtime printed on stderr when a cell's program died
@@ -32,14 +33,21 @@ type Frame struct {
 	Cell, Line int
 }
 
-// Location returns GoNB's name of the frame's line: "Cell [4] Line 3".
-func (f Frame) Location() string { return fmt.Sprintf("Cell [%d] Line %d", f.Cell, f.Line) }
+// Location returns the frame's line as the kernel names it in every mode
+// (package kernel/internal/cellpos writes it): "Cell [4] Line 3".
+func (f Frame) Location() string { return f.pos().String() }
+
+// pos returns the frame's line as a cell position.
+func (f Frame) pos() cellpos.Pos { return cellpos.Pos{Cell: f.Cell, Line: f.Line} }
 
 // ansiEscape matches the terminal control sequences GoNB wraps cell
 // locations in (inverse video on and off).
 var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
 
 // cellMarker matches GoNB's "[[ Cell [4] Line 3 ]]" in a trace line.
+// This is GoNB's own format (goexec marks the lines of a cell's program in
+// its traces so; v0.11.4), which the kernel reads; what the kernel writes
+// comes from package cellpos, and happens to look the same.
 var cellMarker = regexp.MustCompile(`\[\[ Cell \[(\d+)\] Line (\d+) \]\]`)
 
 // ParsePanic finds the first line starting with "panic: " or
@@ -82,7 +90,7 @@ func (p Panic) Summary() string {
 	if len(p.Frames) == 0 {
 		return p.Message
 	}
-	return p.Message + " (" + p.Frames[0].Location() + ")"
+	return cellpos.At(p.Message, p.Frames[0].pos())
 }
 
 // Traceback returns the lines a notebook shows for p: "panic: boom", then
@@ -90,7 +98,7 @@ func (p Panic) Summary() string {
 func (p Panic) Traceback() []string {
 	tb := strings.Split(p.Kind+": "+p.Message, "\n")
 	for _, f := range p.Frames {
-		tb = append(tb, "\t"+f.Func+" [[ "+f.Location()+" ]]")
+		tb = append(tb, cellpos.TraceLine(f.Func, f.pos()))
 	}
 	return tb
 }

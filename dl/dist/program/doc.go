@@ -13,6 +13,11 @@
 // of a cell (or of any importable package); M must survive encoding/json
 // (exported fields). The generated program's main is Main(Train).
 //
+// The program is built in a module that can import Train's package: the
+// current directory's, or the one registered for that package with
+// RegisterModule (a notebook kernel whose cells are packages registers
+// their module when its process starts).
+//
 // # Errors
 //
 // A function that is not a top-level exported function of an importable

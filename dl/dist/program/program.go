@@ -81,7 +81,7 @@ func Run[M any](ctx context.Context, fn func(r *dist.Rank) (M, error), cfg Confi
 
 // funcName returns the package path and name of a top-level function.
 func funcName(fn any) (pkg, name string, err error) {
-	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name() // "dlbd.cells/cell5.Train"
+	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name() // "example.com/cells/cell5.Train"
 	slash := strings.LastIndexByte(full, '/')
 	dot := strings.IndexByte(full[slash+1:], '.')
 	if dot < 0 {
@@ -99,12 +99,12 @@ func funcName(fn any) (pkg, name string, err error) {
 	return pkg, name, nil
 }
 
-// progDir makes the program's directory inside the module that can import
-// pkg: the notebook session's workspace (GONB_TMP_DIR) for cells, else
-// the current module.
+// progDir makes the program's directory inside a module that can import
+// pkg: the one registered for it (RegisterModule), else the current
+// directory's module.
 func progDir(pkg string) (string, error) {
-	root := os.Getenv("GONB_TMP_DIR")
-	if !strings.HasPrefix(pkg, "dlbd.cells/") || root == "" {
+	root, ok := moduleDir(pkg)
+	if !ok {
 		out, err := exec.Command("go", "env", "GOMOD").Output()
 		mod := strings.TrimSpace(string(out))
 		if err != nil || mod == "" || mod == os.DevNull {

@@ -17,11 +17,13 @@ import (
 	_ "github.com/dlbd/dlbd/dl/amp"
 	_ "github.com/dlbd/dlbd/dl/data"
 	_ "github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/dist/program"
 	_ "github.com/dlbd/dlbd/dl/nn"
 	_ "github.com/dlbd/dlbd/dl/optim"
 	_ "github.com/dlbd/dlbd/dl/parallel"
 	_ "github.com/dlbd/dlbd/dl/plan"
 	_ "github.com/dlbd/dlbd/kernel"
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/host"
 	_ "github.com/dlbd/dlbd/viz"
 )
@@ -31,6 +33,12 @@ func main() {
 	if requests == nil || replies == nil {
 		fmt.Fprintln(os.Stderr, "dlbd-host: started without the session's pipes (fds 3 and 4): the kernel starts this program, not people")
 		os.Exit(2)
+	}
+	// program.Run builds the program for a cell's function in the session's
+	// workspace (GONB_TMP_DIR, as for GoNB's programs), the only module
+	// that can import the cells' packages.
+	if dir := os.Getenv("GONB_TMP_DIR"); dir != "" {
+		program.RegisterModule(cellpos.Module, dir)
 	}
 	err := host.Serve(host.Options{
 		Requests: requests,

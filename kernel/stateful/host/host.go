@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/dlbd/dlbd/kernel/internal/cellctx"
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // Request asks the host to run one cell.
@@ -110,7 +111,7 @@ func Serve(o Options) error {
 		rep := run(req)
 		if rep.Status == "ok" && ctx.Err() != nil {
 			// The cell saw the interrupt (kernel.Context) and returned.
-			rep.Status, rep.EName, rep.EValue = "interrupted", "interrupt", fmt.Sprintf("interrupted (Cell [%d])", req.Cell)
+			rep.Status, rep.EName, rep.EValue = "interrupted", "interrupt", cellpos.At("interrupted", cellpos.Pos{Cell: req.Cell})
 			rep.Traceback = []string{"interrupted: the cell stopped when asked; the values it made are kept"}
 		}
 		if o.AfterCell != nil {
@@ -152,7 +153,7 @@ func run(req Request) Reply {
 			if r := recover(); r != nil {
 				rep = panicked(req, rep.Phase, r, debug.Stack())
 			} else if !returned {
-				rep.Status, rep.EName, rep.EValue = "error", "goexit", fmt.Sprintf("the cell called runtime.Goexit (Cell [%d])", req.Cell)
+				rep.Status, rep.EName, rep.EValue = "error", "goexit", cellpos.At("the cell called runtime.Goexit", cellpos.Pos{Cell: req.Cell})
 			}
 			done <- rep
 		}()
@@ -175,9 +176,6 @@ func run(req Request) Reply {
 	return <-done
 }
 
-// frame matches a stack trace's "\tfile:line +0x..." line of cell code.
-var frame = regexp.MustCompile(`^\s+dlbd-cell-(\d+):(\d+)`)
-
 // panicked describes the panic r with the cell lines of stack, innermost
 // first, in the format of the shim for process cells:
 // "boom (Cell [2] Line 3)" and "\tcell2.f(...) [[ Cell [2] Line 3 ]]".
@@ -186,34 +184,16 @@ func panicked(req Request, phase string, r any, stack []byte) Reply {
 	if err, ok := r.(error); ok {
 		msg = err.Error()
 	}
-	rep := Reply{ID: req.ID, Status: "error", Phase: phase, EName: "panic"}
+	rep := Reply{ID: req.ID, Status: "error", Phase: phase, EName: "panic", EValue: msg}
 	if isInterrupt(r) {
 		rep.Status, rep.EName = "interrupted", "interrupt"
 	}
-	lines := strings.Split(string(stack), "\n")
 	var frames []string
-	first := ""
-	for i := 1; i < len(lines); i++ {
-		m := frame.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
+	for i, f := range cellpos.ParseStack(string(stack)) {
+		if i == 0 {
+			rep.EValue = cellpos.At(msg, f.Pos)
 		}
-		at := fmt.Sprintf("Cell [%s] Line %s", m[1], m[2])
-		if first == "" {
-			first = at
-		}
-		fn := strings.TrimSpace(lines[i-1])
-		if j := strings.LastIndex(fn, "("); j > 0 {
-			fn = fn[:j] + "(...)"
-		}
-		if name, ok := strings.CutSuffix(fn, ".DlbdRun(...)"); ok { // compose.RunFunc
-			fn = name + " body" // the cell's lines after %%
-		}
-		frames = append(frames, "\t"+strings.TrimPrefix(fn, "dlbd.cells/")+" [[ "+at+" ]]")
-	}
-	rep.EValue = msg
-	if first != "" {
-		rep.EValue += " (" + first + ")"
+		frames = append(frames, cellpos.TraceLine(f.Name(), f.Pos))
 	}
 	kind := "panic: "
 	if rep.Status == "interrupted" {
@@ -244,10 +224,8 @@ func ParseCrash(stderr string) (crash string, frames []string) {
 	}
 	m := ms[len(ms)-1]
 	crash = stderr[m[2]:m[3]] + ": " + stderr[m[4]:m[5]]
-	for _, l := range strings.Split(stderr[m[1]:], "\n") {
-		if f := frame.FindStringSubmatch(l); f != nil {
-			frames = append(frames, fmt.Sprintf("Cell [%s] Line %s", f[1], f[2]))
-		}
+	for _, f := range cellpos.ParseStack(stderr[m[1]:]) {
+		frames = append(frames, f.Pos.String())
 	}
 	return crash, frames
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/kernel/cell"
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
 )
 
@@ -51,7 +52,7 @@ func newSession(t *testing.T) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "go.mod"), "module "+ModulePath+"\n\ngo 1.26.0\n")
+	write(t, filepath.Join(dir, "go.mod"), "module "+cellpos.Module+"\n\ngo 1.26.0\n")
 	write(t, filepath.Join(dir, "go.work"), fmt.Sprintf("go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n", repo))
 	return &session{t: t, h: NewHistory(fset, testIndex(t)), dir: dir}
 }

@@ -25,7 +25,8 @@
 //     wrapper for a function, a constant), which later cells use;
 //   - //line directives keep every position in terms of the cell
 //     ("dlbd-cell-N:line:col"), so compiler errors and stack traces name
-//     cell lines.
+//     cell lines (package kernel/internal/cellpos owns these names and
+//     reads them back).
 //
 // [History.Commit] records the cell's names once the cell has loaded;
 // names a later cell declares again shadow the earlier ones for the cells

@@ -3,6 +3,8 @@ package compose
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // Problem is one error in a cell, at a cell line (0 when it has none).
@@ -39,18 +41,8 @@ func (e *Error) Error() string {
 // Location names where p is: "Cell [3] Line 2:5", or "Cell [3]" when p
 // has no line.
 func (e *Error) Location(p Problem) string {
-	switch {
-	case p.Line == 0:
-		return fmt.Sprintf("Cell [%d]", e.Cell)
-	case p.Col == 0:
-		return fmt.Sprintf("Cell [%d] Line %d", e.Cell, p.Line)
-	}
-	return fmt.Sprintf("Cell [%d] Line %d:%d", e.Cell, p.Line, p.Col)
+	return cellpos.Pos{Cell: e.Cell, Line: p.Line, Col: p.Col}.String()
 }
-
-// fileName is the name positions of cell n carry in generated code, so
-// that compiler errors and stack traces name the cell.
-func fileName(n int) string { return fmt.Sprintf("dlbd-cell-%d", n) }
 
 // hint returns the explanation added to a type checker message msg when
 // the stateful model causes it, or "".
@@ -60,7 +52,7 @@ func (h *History) hint(msg string) string {
 		name := msg[strings.LastIndex(msg, " ")+1:]
 		where := "an earlier cell"
 		if s := h.syms[strings.TrimPrefix(name, "*")]; s != nil {
-			where = fmt.Sprintf("Cell [%d]", s.Cell.Num)
+			where = s.Cell.Where().String()
 		}
 		return fmt.Sprintf("each cell is its own Go package, and Go lets only the package that declares a type add methods to it: %s was declared in %s. Put the method in that cell and run it again (then the cells after it that use the type), or declare the type again in this cell", name, where)
 	case strings.Contains(msg, "unexported field") || strings.Contains(msg, "unexported method") ||

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // generate writes the cell's package: references to earlier cells, the
@@ -51,7 +53,7 @@ func (u *unit) generate() (*Output, error) {
 		decls.WriteString(u.ed.render(u.lay.offset(u.h.fset, m.Pos()), u.lay.offset(u.h.fset, m.End())))
 		decls.WriteString("\n")
 	}
-	decls.WriteString(lineDirective(generatedFile, 1, 0))
+	decls.WriteString(lineDirective(cellpos.GeneratedFile, 1, 0))
 	w := u.writer(lifted)
 	for _, v := range lifted {
 		typ, _ := w.write(v.Type()) // lift checked it can be written
@@ -88,7 +90,7 @@ func (u *unit) generate() (*Output, error) {
 	var body strings.Builder
 	body.WriteString(u.ed.render(u.lay.bodyStart, u.lay.bodyEnd))
 	if len(keep) > 0 {
-		body.WriteString("\n" + lineDirective(generatedFile, 1, 0))
+		body.WriteString("\n" + lineDirective(cellpos.GeneratedFile, 1, 0))
 		for _, name := range keep {
 			fmt.Fprintf(&body, "_ = %s\n", name)
 		}
@@ -110,7 +112,7 @@ func (u *unit) generate() (*Output, error) {
 	src.WriteString(u.ed.render(u.lay.declStart, u.lay.declEnd))
 	src.WriteString("\n")
 	src.WriteString(decls.String())
-	fmt.Fprintf(&src, "func %s() {\n", RunFunc)
+	fmt.Fprintf(&src, "func %s() {\n", cellpos.RunFunc)
 	if u.in.HasBody {
 		src.WriteString(lineDirective(u.file, u.lay.bodyLine, 0))
 	}
@@ -205,7 +207,7 @@ func (u *unit) objects(lifted []*types.Var) []types.Object {
 	scope := u.pkg.Scope()
 	for _, name := range scope.Names() {
 		obj := scope.Lookup(name)
-		if _, earlier := u.hist[obj]; earlier || obj.Name() == RunFunc || obj.Name() == "_" {
+		if _, earlier := u.hist[obj]; earlier || obj.Name() == cellpos.RunFunc || obj.Name() == "_" {
 			continue
 		}
 		if f, ok := obj.(*types.Func); ok && f.Name() == "init" {

@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // Importer gives the type information of the packages cells import.
@@ -32,8 +34,8 @@ const (
 type CellPkg struct {
 	// Num is the cell's number in "Cell [N]" (its execution count).
 	Num int
-	// Path is the package's import path, like "dlbd.cells/cell3", and Name
-	// its package name, like "cell3".
+	// Path is the package's import path, like "dlbd.cells/cell3"
+	// (cellpos.Package), and Name its package name, like "cell3".
 	Path, Name string
 	// types is the package go/types checked the cell in.
 	types *types.Package
@@ -41,6 +43,9 @@ type CellPkg struct {
 	// that reaches it from other packages.
 	refs map[types.Object]string
 }
+
+// Where returns the cell as messages name it: "Cell [3]".
+func (c *CellPkg) Where() cellpos.Pos { return cellpos.Pos{Cell: c.Num} }
 
 // Symbol is a name that lives on in the session.
 type Symbol struct {

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // lift makes the body's top-level names live on. Type and const
@@ -37,7 +39,7 @@ func (u *unit) lift() (moved []ast.Node, lifted []*types.Var, keep, notes []stri
 			vars = append(vars, v)
 			if _, err := w.write(v.Type()); err != nil {
 				ok = false
-				notes = append(notes, fmt.Sprintf("%s stays local to Cell [%d] and is gone after it: its type cannot be named outside the cell (%v)", v.Name(), u.in.Num, err))
+				notes = append(notes, fmt.Sprintf("%s stays local to %v and is gone after it: its type cannot be named outside the cell (%v)", v.Name(), cellpos.Pos{Cell: u.in.Num}, err))
 			}
 		}
 		return vars, ok

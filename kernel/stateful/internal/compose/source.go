@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
 
 // edit replaces src[start:end] with text, or with blanks (spaces, newlines
@@ -81,20 +83,14 @@ func lineDirective(file string, line, col int) string {
 	return fmt.Sprintf("//line %s:%d\n", file, line)
 }
 
-// generatedFile names positions of code the kernel writes itself.
-const generatedFile = "dlbd-generated"
-
-// RunFunc is the function that holds a cell's body; the plugin calls it.
-// The kernel's own names start with "Dlbd" without the underscore of the
-// handles (Dlbd_x for a cell's x), so that no name of a cell collides with
-// them.
-const RunFunc = "DlbdRun"
-
 // VarsHandle lists the addresses of a cell's variables; the plugin refers
 // to it, so that the linker keeps their initialisation.
 const VarsHandle = "DlbdVars"
 
 // handlePrefix starts the exported handles of a cell's unexported names.
+// The kernel's other names (cellpos.RunFunc, VarsHandle) start with "Dlbd"
+// without its underscore, so that no handle of a cell's name (Dlbd_x for
+// x) collides with them.
 const handlePrefix = "Dlbd_"
 
 // reservedPrefix starts every name the kernel generates; a cell may not
@@ -137,8 +133,8 @@ func build(pkgName, cellFile, decls, body string, bodyLine int, hasBody, callMai
 	l.declStart = b.Len()
 	b.WriteString(decls)
 	l.declEnd = b.Len()
-	b.WriteString("\n" + lineDirective(generatedFile, 1, 0))
-	fmt.Fprintf(&b, "func %s() {\n", RunFunc)
+	b.WriteString("\n" + lineDirective(cellpos.GeneratedFile, 1, 0))
+	fmt.Fprintf(&b, "func %s() {\n", cellpos.RunFunc)
 	switch {
 	case hasBody:
 		b.WriteString(lineDirective(cellFile, bodyLine, 0))
@@ -164,7 +160,7 @@ func writeImports(b *strings.Builder, cellFile string, imports []importSpec) {
 		if s.line > 0 {
 			b.WriteString(lineDirective(cellFile, s.line, s.col))
 		} else {
-			b.WriteString(lineDirective(generatedFile, 1, 0))
+			b.WriteString(lineDirective(cellpos.GeneratedFile, 1, 0))
 		}
 		b.WriteString(s.String() + "\n")
 	}

@@ -130,7 +130,7 @@ func (w *typeWriter) object(obj *types.TypeName) (string, error) {
 		if ref, ok := c.refs[obj]; ok {
 			return w.imports.name(c.Path, c.Name) + "." + ref, nil
 		}
-		return "", errUnnameable{fmt.Sprintf("type %s of Cell [%d] is local to a function", obj.Name(), c.Num)}
+		return "", errUnnameable{fmt.Sprintf("type %s of %v is local to a function", obj.Name(), c.Where())}
 	}
 	if !obj.Exported() {
 		return "", errUnnameable{fmt.Sprintf("type %s.%s is not exported", pkg.Name(), obj.Name())}

@@ -1,0 +1,32 @@
+package stateful
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestBuildFailed(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{name: "cell-lines", err: &buildError{out: "# dlbd.cells/cell3\ndlbd-cell-3:2:5: undefined: x\ndlbd-cell-3:4: too many errors"},
+			want: []string{"Cell [3] Line 2:5: undefined: x", "Cell [3] Line 4: too many errors"}},
+		{name: "generated", err: &buildError{out: "# dlbd.cells/cell3\ndlbd-generated:1:1: oops"},
+			want: []string{"the kernel generated code Go does not accept (a bug of the dlbd kernel; please report it with the cell): dlbd-generated:1:1: oops"}},
+		{name: "other-lines", err: &buildError{out: "go: cannot find module\n\n"}, want: []string{"go: cannot find module"}},
+		{name: "position-without-message", err: &buildError{out: "dlbd-cell-3:2"}, want: []string{"dlbd-cell-3:2"}},
+		{name: "empty", err: &buildError{out: "# dlbd.cells/cell3"}, want: []string{"Cell [3]: the build failed without a message"}},
+		{name: "not-a-build", err: errors.New("signal: killed"), want: []string{"signal: killed"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := buildFailed(3, tt.err)
+			if got.Status != "error" || got.EName != "compile" || got.EValue != tt.want[0] || !reflect.DeepEqual(got.Traceback, tt.want) {
+				t.Errorf("buildFailed(3, %q) = %+v; want the lines %q", tt.err, got, tt.want)
+			}
+		})
+	}
+}
