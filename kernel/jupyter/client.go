@@ -282,6 +282,15 @@ func (c *Client) PID() int { return c.proc.pid() }
 // Exited returns a channel closed when the kernel process has exited.
 func (c *Client) Exited() <-chan struct{} { return c.proc.done }
 
+// ExitCode returns the kernel process's exit status once it has exited
+// (128+n when signal n killed it), and -1 while it runs.
+func (c *Client) ExitCode() int {
+	if !c.proc.exited() {
+		return -1
+	}
+	return c.proc.exitCode()
+}
+
 // Output returns the last 64 KiB the kernel wrote to stdout and stderr.
 func (c *Client) Output() string { return c.proc.out.String() }
 

@@ -19,7 +19,9 @@ import (
 
 // dlbdSpec returns the dlbd kernelspec: the repository's own .jupyter
 // first, then the standard Jupyter data path; mode, when not "", is the
-// mode the kernel starts in (DLBD_MODE).
+// mode the kernel starts in (DLBD_MODE). $DLBD_KERNEL_BINARY, when set,
+// replaces the kernel's executable (make test sets a -race build) and any
+// data race it reports fails the test.
 func dlbdSpec(t testing.TB, mode string) *KernelSpec {
 	t.Helper()
 	if testing.Short() {
@@ -33,14 +35,34 @@ func dlbdSpec(t testing.TB, mode string) *KernelSpec {
 	if _, err := os.Stat(spec.Argv[0]); err != nil {
 		kerneltest.Missing(t, "kernelspec %s starts %s, which is missing (run `make kernel`)", spec.Dir, spec.Argv[0])
 	}
-	if mode != "" {
-		env := map[string]string{"DLBD_MODE": mode}
-		for k, v := range spec.Env {
-			env[k] = v
-		}
-		spec.Env = env
+	env := map[string]string{}
+	for k, v := range spec.Env {
+		env[k] = v
 	}
+	if mode != "" {
+		env["DLBD_MODE"] = mode
+	}
+	if bin := os.Getenv("DLBD_KERNEL_BINARY"); bin != "" {
+		// make test runs these tests again on a kernel built with -race:
+		// its reports go to files the test reads when it ends.
+		spec.Argv = append([]string{bin}, spec.Argv[1:]...)
+		dir := t.TempDir()
+		env["GORACE"] = "log_path=" + filepath.Join(dir, "race")
+		t.Cleanup(func() { failOnRaceReports(t, dir) })
+	}
+	spec.Env = env
 	return spec
+}
+
+// failOnRaceReports fails t for each race detector report in dir. It runs
+// after the kernel's Close (cleanups run last registered first).
+func failOnRaceReports(t testing.TB, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) > 0 {
+			t.Errorf("the kernel (%s) reported a data race:\n%s", os.Getenv("DLBD_KERNEL_BINARY"), b)
+		}
+	}
 }
 
 // startDLBD starts the dlbd kernel for one test. Go's build cache makes a

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 )
 
 // process is a running kernel: started in its own process group, as
@@ -67,6 +69,10 @@ func startProcess(argv, env []string, dir string, extra io.Writer) (*process, er
 	}()
 	return p, nil
 }
+
+// exitCode returns the kernel's exit status (128+n for signal n); call it
+// after done is closed.
+func (p *process) exitCode() int { return proc.ExitCode(p.cmd.ProcessState) }
 
 // pid returns the kernel's process id.
 func (p *process) pid() int { return p.cmd.Process.Pid }

@@ -141,9 +141,13 @@ func (c *Client) Interrupt(ctx context.Context) error {
 // for the kernel process to exit. It does not signal the kernel: a kernel
 // that does not exit makes Shutdown end with ctx's error (Close then kills
 // it).
-func (c *Client) Shutdown(ctx context.Context) error {
+func (c *Client) Shutdown(ctx context.Context) error { return c.ShutdownWith(ctx, false) }
+
+// ShutdownWith is Shutdown with the request's restart flag: true is what
+// Jupyter sends before it starts the kernel again (a restart).
+func (c *Client) ShutdownWith(ctx context.Context, restart bool) error {
 	var r ShutdownReply
-	if err := c.call(ctx, Control, "shutdown_request", ShutdownRequest{}, &r); err != nil {
+	if err := c.call(ctx, Control, "shutdown_request", ShutdownRequest{Restart: restart}, &r); err != nil {
 		return err
 	}
 	if r.Status != "" && r.Status != "ok" {

@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dlbd/dlbd/kernel/cell"
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 	"github.com/dlbd/dlbd/kernel/stateful"
@@ -24,7 +26,8 @@ type Executor interface {
 	Execute(ctx context.Context, code string, num int, out stateful.Output) stateful.Result
 	// Interrupt stops the running cell.
 	Interrupt()
-	// Close ends the executor and what it started.
+	// Close ends the executor and what it started; a running Execute
+	// returns at once (with an error result) before Close returns.
 	Close() error
 }
 
@@ -111,15 +114,21 @@ func (e *execute) enqueue(frames [][]byte, p wire.Parts, h protocol.Header) {
 		return
 	}
 	select {
+	case <-e.quit: // shutting down: nothing runs any more
+		e.abort(j)
+		return
+	default:
+	}
+	select {
 	case e.jobs <- j:
 	default:
 		e.s.replyError(p, "execute_reply", "busy", fmt.Sprintf("execute_request: %d requests are already waiting to run; send fewer at once", queueSize))
 	}
 }
 
-// close stops the worker: it drops the jobs still queued and stops
-// waiting for GoNB; it returns once the worker has (a stateful cell that
-// runs is left to the executor's Close).
+// close stops the worker: it answers the jobs still queued "aborted" and
+// stops waiting for GoNB; it returns once the worker has (a stateful cell
+// that runs is left to the executor's Close).
 func (e *execute) close() {
 	e.quitOnce.Do(func() { close(e.quit) })
 	if !e.running.Load() {
@@ -127,14 +136,44 @@ func (e *execute) close() {
 	}
 }
 
-// work runs the jobs one after another until close.
+// shutdownWait bounds how long a shutdown_request waits for the running
+// cell's reply before it goes on to GoNB.
+const shutdownWait = 10 * time.Second
+
+// shutdown ends the executor before the kernel shuts down (or restarts,
+// which for Jupyter is a shutdown and a new kernel): the running stateful
+// cell stops and gets its execute_reply, the cells still queued get
+// "aborted". It returns when the worker has stopped (or after
+// shutdownWait, logged), so that these replies precede the shutdown_reply.
+func (e *execute) shutdown() {
+	e.quitOnce.Do(func() { close(e.quit) })
+	if e.ex != nil {
+		if err := e.ex.Close(); err != nil {
+			e.s.log.Printf("shutdown: closing the stateful session: %v", err)
+		}
+	}
+	select {
+	case <-e.stopped:
+	case <-time.After(shutdownWait):
+		e.s.log.Printf("shutdown: the running cell did not end within %v; shutting down without its reply", shutdownWait)
+	}
+}
+
+// work runs the jobs one after another until close or shutdown.
 func (e *execute) work() {
 	defer close(e.stopped)
 	for {
 		var j *job
 		select {
+		case <-e.quit:
+			e.abortQueued()
+			return
+		default:
+		}
+		select {
 		case j = <-e.jobs:
 		case <-e.quit:
+			e.abortQueued()
 			return
 		}
 		mode := e.currentMode()
@@ -237,7 +276,7 @@ func (e *execute) renumber(id, msgType string, content []byte) []byte {
 			if raw, ok := fields[k]; ok {
 				fields[k] = gonbCount.ReplaceAllFunc(raw, func(m []byte) []byte {
 					if n, _ := strconv.Atoi(string(gonbCount.FindSubmatch(m)[1])); n == from {
-						return []byte(fmt.Sprintf("Cell [%d]", f.count))
+						return []byte(cellpos.Pos{Cell: f.count}.String())
 					}
 					return m
 				})
@@ -253,13 +292,18 @@ func (e *execute) abortQueued() {
 	for {
 		select {
 		case j := <-e.jobs:
-			e.s.publish(j.parts, "status", map[string]string{"execution_state": "busy"})
-			e.s.reply(j.parts, "execute_reply", map[string]any{"status": "aborted", "execution_count": nil})
-			e.s.publish(j.parts, "status", map[string]string{"execution_state": "idle"})
+			e.abort(j)
 		default:
 			return
 		}
 	}
+}
+
+// abort answers j with status "aborted" without running it.
+func (e *execute) abort(j *job) {
+	e.s.publish(j.parts, "status", map[string]string{"execution_state": "busy"})
+	e.s.reply(j.parts, "execute_reply", map[string]any{"status": "aborted", "execution_count": nil})
+	e.s.publish(j.parts, "status", map[string]string{"execution_state": "idle"})
 }
 
 // interrupt stops the running stateful cell; it reports whether one ran.

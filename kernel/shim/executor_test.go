@@ -2,7 +2,9 @@ package shim
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,8 +14,17 @@ import (
 )
 
 // fakeExecutor stands for the stateful executor: it prints "stateful
-// <code>" and fails the cell "falla" after half a second.
-type fakeExecutor struct{ unavailable error }
+// <code>", fails the cell "falla" after half a second, and runs the cell
+// "espera" until Close.
+type fakeExecutor struct {
+	unavailable error
+	closed      chan struct{}
+	closeOnce   sync.Once
+}
+
+func newFakeExecutor(unavailable error) *fakeExecutor {
+	return &fakeExecutor{unavailable: unavailable, closed: make(chan struct{})}
+}
 
 func (f *fakeExecutor) Available() error { return f.unavailable }
 
@@ -23,11 +34,19 @@ func (f *fakeExecutor) Execute(_ context.Context, code string, num int, out stat
 		time.Sleep(500 * time.Millisecond) // as a cell compiles: the requests behind it queue up
 		return stateful.Result{Status: "error", EName: "panic", EValue: "falló", Traceback: []string{"panic: falló"}}
 	}
+	if code == "espera" {
+		<-f.closed
+		return stateful.Result{Status: "error", EName: "shutdown", EValue: "the kernel is shutting down"}
+	}
 	return stateful.Result{Status: "ok"}
 }
 
-func (f *fakeExecutor) Interrupt()   {}
-func (f *fakeExecutor) Close() error { return nil }
+func (f *fakeExecutor) Interrupt() {}
+
+func (f *fakeExecutor) Close() error {
+	f.closeOnce.Do(func() { close(f.closed) })
+	return nil
+}
 
 // runCode runs code and returns its stdout and execution count.
 func runCode(t *testing.T, c *jupyter.Client, code string) (string, int) {
@@ -98,5 +117,58 @@ func TestFailedCellAbortsQueuedOnes(t *testing.T) {
 			}
 		}
 		s.Close()
+	}
+}
+
+// TestShutdownAnswersRunningCellFirst sends shutdown_request (and, in a
+// second kernel, a restart's) while a stateful cell runs and another
+// waits: the running cell gets its error reply and the waiting one
+// "aborted" before the shutdown completes, and the kernel exits 0.
+func TestShutdownAnswersRunningCellFirst(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restart=%v", restart), func(t *testing.T) {
+			c := start(t, "shim-stateful")
+			var subs []*jupyter.Subscription
+			for _, code := range []string{"espera", "otra"} {
+				m, _ := c.NewMessage("execute_request", jupyter.ExecuteRequest{Code: code, UserExpressions: map[string]string{}, StopOnError: true})
+				subs = append(subs, c.Subscribe(m))
+				if err := c.Send(kerneltest.Context(t, 5*time.Second), jupyter.Shell, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for ctx := kerneltest.Context(t, 10*time.Second); ; {
+				m, err := subs[0].Next(ctx)
+				if err != nil {
+					t.Fatalf("waiting for the cell to run: %v", err)
+				}
+				if m.Header.MsgType == "stream" {
+					break
+				}
+			}
+			if err := c.ShutdownWith(kerneltest.Context(t, 10*time.Second), restart); err != nil {
+				t.Fatalf("shutdown: %v", err)
+			}
+			if code := c.ExitCode(); code != 0 {
+				t.Errorf("kernel exit status %d after shutdown; want 0\n%s", code, c.Output())
+			}
+			for i, want := range []string{"error", "aborted"} {
+				ctx := kerneltest.Context(t, time.Second) // sent before the shutdown_reply
+				for {
+					m, err := subs[i].Next(ctx)
+					if err != nil {
+						t.Fatalf("request %d: no execute_reply by the shutdown: %v", i, err)
+					}
+					if m.Header.MsgType != "execute_reply" {
+						continue
+					}
+					var r jupyter.ExecuteReply
+					m.DecodeContent(&r)
+					if r.Status != want || (i == 0 && r.EName != "shutdown") {
+						t.Errorf("request %d: execute_reply %s %s; want %s", i, r.Status, r.EName, want)
+					}
+					break
+				}
+			}
+		})
 	}
 }

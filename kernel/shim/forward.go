@@ -84,8 +84,11 @@ func (s *shim) fromJupyter(ch int, frames [][]byte) {
 		s.exec.enqueue(frames, p, h)
 		return
 	case ch == control:
-		if h.MsgType == "interrupt_request" {
+		switch h.MsgType {
+		case "interrupt_request":
 			s.exec.interrupt() // a stateful cell; GoNB still answers the request
+		case "shutdown_request":
+			s.exec.shutdown() // the running cell's reply first; GoNB answers the request
 		}
 		s.control.add(h.MsgID)
 	}

@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 			Command: func(connFile string) ([]string, []string, error) {
 				return []string{os.Args[0], connFile}, append(os.Environ(), "SHIM_TEST_ROLE=kernel"), nil
 			},
-			Executor: func(*proc.Guard, []string) (Executor, error) { return &fakeExecutor{unavailable: unavailable}, nil },
+			Executor: func(*proc.Guard, []string) (Executor, error) { return newFakeExecutor(unavailable), nil },
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

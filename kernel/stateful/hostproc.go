@@ -54,12 +54,13 @@ type hostProc struct {
 	marker  string
 	closers []*os.File
 
-	mu      sync.Mutex
-	ended   map[int]int // request id -> markers seen (one per stream)
-	endedC  chan struct{}
-	stderr  tailBuffer // the last bytes of its stderr: a crash's message
-	nextID  int
-	readers sync.WaitGroup // the stream and display readers
+	mu       sync.Mutex
+	ended    map[int]int // request id -> markers seen (one per stream)
+	endedC   chan struct{}
+	stderr   tailBuffer // the last bytes of its stderr: a crash's message
+	nextID   int
+	readers  sync.WaitGroup // the stream and display readers
+	killOnce sync.Once
 }
 
 // startHost starts the host program with its pipes and readers.
@@ -244,14 +245,17 @@ func (h *hostProc) op(op, name, value string) error {
 	return nil
 }
 
-// kill ends the host and everything it started.
+// kill ends the host and everything it started. Calls after the first
+// wait for it and do nothing more.
 func (h *hostProc) kill() {
-	h.req.Close()
-	h.p.Kill()
-	h.readers.Wait()
-	for _, f := range h.closers {
-		f.Close()
-	}
+	h.killOnce.Do(func() {
+		h.req.Close()
+		h.p.Kill()
+		h.readers.Wait()
+		for _, f := range h.closers {
+			f.Close()
+		}
+	})
 }
 
 // tailBuffer keeps the last bytes written to it.

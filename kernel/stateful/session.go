@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
 	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
@@ -80,12 +81,24 @@ type Session struct {
 	hostStamp string // fileStamp of hostBin when the running host started
 	sources   string // sourceFingerprint when the host was built
 
-	mu      sync.Mutex // guards the fields below and serialises Execute's host use
-	hist    *compose.History
-	h       *hostProc
-	lost    string // what the next cell must be told about lost values
-	used    map[string]bool
-	running *running // what Interrupt stops
+	mu   sync.Mutex // guards the fields below and serialises Execute's host use
+	hist *compose.History
+	h    *hostProc // the running host; whoever sets it to nil (holding mu) kills it
+	lost string    // what the next cell must be told about lost values
+	used map[string]bool
+
+	// life is the session's state that Close and Interrupt need while a
+	// cell holds mu (a build can take seconds).
+	life struct {
+		sync.Mutex
+		closed  bool
+		running *running       // what Interrupt and Close stop
+		cells   sync.WaitGroup // Execute calls in progress
+	}
+	closeOnce sync.Once
+	closeErr  error
+	// stopPrepare cancels prepare's build of the host.
+	stopPrepare context.CancelFunc
 
 	// fingerprint returns the state of the module's source
 	// (sourceFingerprint; tests replace it).
@@ -153,7 +166,9 @@ func New(o Options) (*Session, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	go s.prepare()
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopPrepare = cancel
+	go s.prepare(ctx)
 	return s, nil
 }
 
@@ -162,7 +177,7 @@ func New(o Options) (*Session, error) {
 // go.work (as GoNB's cells do).
 func (s *Session) writeWorkspace() error {
 	files := map[string]string{
-		"go.mod":  "module " + compose.ModulePath + "\n\ngo 1.26.0\n",
+		"go.mod":  "module " + cellpos.Module + "\n\ngo 1.26.0\n",
 		"go.work": fmt.Sprintf("go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n", s.o.Repo),
 	}
 	for name, content := range files {
@@ -174,7 +189,8 @@ func (s *Session) writeWorkspace() error {
 }
 
 // prepare loads the package index and builds the host, then closes ready.
-func (s *Session) prepare() {
+// Cancelling ctx (Close) stops the build.
+func (s *Session) prepare(ctx context.Context) {
 	defer close(s.ready)
 	errc := make(chan error, 1)
 	go func() {
@@ -183,7 +199,7 @@ func (s *Session) prepare() {
 		errc <- err
 	}()
 	s.sources = s.fingerprint(s.o.Repo)
-	bin, err := s.buildHost(context.Background())
+	bin, err := s.buildHost(ctx)
 	s.hostStamp = fileStamp(bin)
 	if ierr := <-errc; ierr != nil && err == nil {
 		err = ierr
@@ -196,18 +212,6 @@ func (s *Session) prepare() {
 
 // Dir returns the session's directory (workspace, plugins, host).
 func (s *Session) Dir() string { return s.dir }
-
-// Close stops the host and removes the session's directory.
-func (s *Session) Close() error {
-	<-s.ready
-	s.mu.Lock()
-	if s.h != nil {
-		s.h.kill()
-		s.h = nil
-	}
-	s.mu.Unlock()
-	return os.RemoveAll(s.dir)
-}
 
 // randomHex returns n random bytes in hexadecimal.
 func randomHex(n int) string {

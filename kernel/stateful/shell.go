@@ -14,9 +14,9 @@ import (
 // shell runs a !command with bash in the notebook's directory (!*: in the
 // session's), streaming its output. As in GoNB, its exit status does not
 // fail the cell; an interrupt stops it (SIGINT, then SIGKILL after the
-// grace period). Processes it leaves in the background stay until the
+// grace period), Close at once (SIGKILL). Processes it leaves in the background stay until the
 // kernel ends (the guard ends them then).
-func (s *Session) shell(ctx context.Context, r *running, c cell.Command, out Output) Result {
+func (s *Session) shell(ctx context.Context, num int, c cell.Command, out Output) Result {
 	cmd := exec.Command("/bin/bash", "-c", c.Text)
 	cmd.Dir = s.o.WorkDir
 	if c.Kind == cell.ShellInTmp {
@@ -44,6 +44,10 @@ func (s *Session) shell(ctx context.Context, r *running, c cell.Command, out Out
 	select {
 	case <-p.Done():
 	case <-ctx.Done():
+		if s.closing() {
+			p.Kill()
+			return shutdownResult(num, "while a shell command ran (!"+c.Text+")")
+		}
 		syscall.Kill(-p.Pid(), syscall.SIGINT)
 		select {
 		case <-p.Done():
