@@ -103,7 +103,7 @@ kafka-stop:
 # each run changed so the cell is relinked. KERNEL names another kernelspec (the stateful mode).
 KERNEL ?= dlbd
 cell-latency: kernel
-	bin/bdctl cell-latency -kernel $(KERNEL) -runs 9
+	bin/dlbd cell-latency -kernel $(KERNEL) -runs 9
 
 clean:
 	rm -rf build bin/.warm

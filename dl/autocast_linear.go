@@ -44,7 +44,7 @@ func linearAutocast(op string, x, w, b *Tensor) *Tensor {
 		saved = append(saved, bc)
 	}
 	// Where the kernels round a float32 B while packing it, w stays
-	// float32 (hostBackend.gemm): the same bits as multiplying its cast.
+	// float32 (cpuBackend.gemm): the same bits as multiplying its cast.
 	// Elsewhere it is cast for each product (and released after it), so
 	// the copy shows in MemoryStats.
 	weight := func() (*Tensor, func()) {

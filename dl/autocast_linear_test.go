@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 )
 
 // TestAutocastLinearMatchesCasts checks Linear and FusedLinear under
@@ -56,7 +57,7 @@ func TestAutocastLinearMatchesCasts(t *testing.T) {
 				}
 
 				var y *dl.Tensor
-				dl.WithAutocast(dt, func() { y = lin(x, w, b) })
+				amp.Autocast(dt, func() { y = lin(x, w, b) })
 				y.Retain()
 				loss(y).Backward()
 				got, gotGrads := y.AsType(dl.Float32).Clone(), grads()

@@ -32,7 +32,7 @@ type AutocastPolicy struct {
 	Promote []string
 }
 
-// AutocastOps returns the op lists that WithAutocast applies.  Every other
+// AutocastOps returns the op lists that amp.Autocast applies.  Every other
 // op runs in its inputs' dtype (ReLU, GELU, Dropout, Reshape, ...: they
 // are exact or harmless in half precision).
 func AutocastOps() AutocastPolicy {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 )
 
 // TestAutocastPolicy runs every op of dl.AutocastOps under autocast and
@@ -52,7 +53,7 @@ func TestAutocastPolicy(t *testing.T) {
 					t.Fatalf("no test case for %s", name)
 				}
 				var y *dl.Tensor
-				dl.WithAutocast(dl.BFloat16, func() { y = f() })
+				amp.Autocast(dl.BFloat16, func() { y = f() })
 				if y.DType() != list.dtype {
 					t.Fatalf("%s under bfloat16 autocast returned %v; want %v", name, y.DType(), list.dtype)
 				}
@@ -97,7 +98,7 @@ func TestAutocastGradientDType(t *testing.T) {
 		w2 := o.Randn(2, 4).SetRequiresGrad(true)
 		var got dl.DType
 		var loss *dl.Tensor
-		dl.WithAutocast(dt, func() {
+		amp.Autocast(dt, func() {
 			h := dl.Apply(dtypeProbe{&got}, dl.Linear(x, w1, nil).ReLU())[0]
 			loss = dl.CrossEntropy(dl.Linear(h, w2, nil), dl.Zeros(8))
 		})
@@ -119,7 +120,7 @@ func TestAutocastGradientDType(t *testing.T) {
 func TestAutocastIsGoroutineLocal(t *testing.T) {
 	a, b := dl.Ones(2, 2), dl.Ones(2, 2)
 	var inside, other dl.DType
-	dl.WithAutocast(dl.Float16, func() {
+	amp.Autocast(dl.Float16, func() {
 		inside = a.MatMul(b).DType()
 		done := make(chan struct{})
 		go func() { other = a.MatMul(b).DType(); close(done) }()

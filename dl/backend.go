@@ -6,9 +6,9 @@ import "fmt"
 // memory and runs kernels on it.
 //
 // A backend serves one DeviceKind, and registers itself for it from an
-// init function in its own file (registerBackend): hostBackend (host.go)
-// serves CPU, simBackend (device_sim.go) serves Sim with the host's memory
-// and kernels, and the CUDA backend (cuda_backend.go) serves CUDA.  Every
+// init function in its own file (registerBackend): cpuBackend
+// (cpu_backend.go) serves CPU, simBackend (device_sim.go) serves Sim with
+// the CPU backend's memory and kernels, and the CUDA backend (cuda_backend.go) serves CUDA.  Every
 // lookup below goes through that table, so adding a backend is one new
 // file: its memory methods are what the caching allocator and To need;
 // once it also implements kernels, ops run on its devices, and until then
@@ -21,7 +21,7 @@ import "fmt"
 // Kernels receive Float32 or Float64 views only, except fill, cast and
 // permute, and gemm, whose A and B may be Float16/BFloat16 with a Float32
 // C: other ops decode Float16/BFloat16 to float32 before computing and
-// encode the result (float32 accumulation, see ops_half.go).  The host
+// encode the result (float32 accumulation, see ops_half.go).  The CPU
 // backend also takes integer and Bool views for the ops ops_int.go
 // allows; other backends get integer views only in fill, cast and copies.  Every
 // view is a contiguous row-major range of one storage.

@@ -41,5 +41,5 @@ func TestRegisterBackendTwice(t *testing.T) {
 			t.Error("registerBackend(CPUKind, ...) a second time did not panic")
 		}
 	}()
-	registerBackend(CPUKind, host)
+	registerBackend(CPUKind, cpu)
 }

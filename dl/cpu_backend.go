@@ -8,23 +8,23 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/half"
 )
 
-// hostBackend serves the CPU (and, through simBackend, Sim devices):
+// cpuBackend serves the CPU (and, through simBackend, Sim devices):
 // memory is Go memory, kernels are loops over slices (and the assembly
 // GEMM of dl/internal/kernels).
-type hostBackend struct{}
+type cpuBackend struct{}
 
-var host = hostBackend{}
+var cpu = cpuBackend{}
 
 var (
-	_ memoryBackend = host
-	_ kernels       = host
-	_ indexKernels  = host
+	_ memoryBackend = cpu
+	_ kernels       = cpu
+	_ indexKernels  = cpu
 )
 
-func init() { registerBackend(CPUKind, host) }
+func init() { registerBackend(CPUKind, cpu) }
 
 // deviceCount is 1: there is one CPU device, whatever its cores.
-func (hostBackend) deviceCount() int { return 1 }
+func (cpuBackend) deviceCount() int { return 1 }
 
 // malloc returns fresh, zeroed Go memory, 8-byte aligned (Go's size
 // classes from 512 bytes, the allocator's smallest block, are multiples of
@@ -37,7 +37,7 @@ func (hostBackend) deviceCount() int { return 1 }
 // a request beyond the machine's memory, which would make the Go runtime
 // die with an unrecoverable "fatal error: runtime: out of memory": this
 // bounds Sim devices without a capacity too.
-func (hostBackend) malloc(_ Device, nbytes int) (buffer, error) {
+func (cpuBackend) malloc(_ Device, nbytes int) (buffer, error) {
 	if mm := cpuCapacity(); mm > 0 && int64(nbytes) > mm {
 		return buffer{}, fmt.Errorf("the machine has %s of memory (dl.MachineMemory)", FormatBytes(mm))
 	}
@@ -50,18 +50,18 @@ func (hostBackend) malloc(_ Device, nbytes int) (buffer, error) {
 }
 
 // free drops the buffer; the garbage collector reclaims it.
-func (hostBackend) free(Device, buffer) {}
+func (cpuBackend) free(Device, buffer) {}
 
-func (hostBackend) copy(_ Device, dst buffer, dstOff int, _ Device, src buffer, srcOff int, n int) {
+func (cpuBackend) copy(_ Device, dst buffer, dstOff int, _ Device, src buffer, srcOff int, n int) {
 	copy(dst.host[dstOff:dstOff+n], src.host[srcOff:srcOff+n])
 }
 
-func (h hostBackend) cast(dst, src view) {
+func (c cpuBackend) cast(dst, src view) {
 	from, to := src.st.dtype, dst.st.dtype
 	switch {
 	case from == to: // a plain copy, in host memory: no need to dispatch
 		sz := dst.st.dtype.Size()
-		h.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
+		c.copy(dst.st.dev, dst.st.blk.buf, dst.off*sz, src.st.dev, src.st.blk.buf, src.off*sz, dst.n*sz)
 	case from == Float32 && to == Float64:
 		inPieces(dst.f64(), src.f32(), convert)
 	case from == Float64 && to == Float32:
@@ -77,10 +77,10 @@ func (h hostBackend) cast(dst, src view) {
 	case from.isInt() || to.isInt():
 		castAny(dst, src)
 	default: // through float32: Float64 <-> half, Float16 <-> BFloat16
-		buf, _ := h.malloc(CPU, src.n*4)
+		buf, _ := c.malloc(CPU, src.n*4)
 		tmp := view{st: &storage{dtype: Float32, n: src.n, blk: &block{buf: buf}}, n: src.n}
-		h.cast(tmp, src)
-		h.cast(dst, tmp)
+		c.cast(tmp, src)
+		c.cast(dst, tmp)
 	}
 }
 
@@ -98,7 +98,7 @@ func convert[D, S float](dst []D, src []S) {
 	}
 }
 
-func (hostBackend) fill(dst view, v float64) {
+func (cpuBackend) fill(dst view, v float64) {
 	switch dst.st.dtype {
 	case Float32:
 		fillPieces(dst.f32(), float32(v))
@@ -127,7 +127,7 @@ func fillSlice[T any](s []T, v T) {
 // permute copies src (shape dims) into dst so that dst's axis i is src's
 // axis perm[i].  The innermost destination axis is copied in a tight
 // loop; the outer axes advance like an odometer.
-func (hostBackend) permute(dst, src view, dims, perm []int) {
+func (cpuBackend) permute(dst, src view, dims, perm []int) {
 	switch dst.st.dtype.Size() { // a copy: only the element size matters
 	case 8:
 		permuteSlice(elems[uint64](dst), elems[uint64](src), dims, perm)

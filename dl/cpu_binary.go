@@ -7,7 +7,7 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
-func (hostBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
+func (cpuBackend) binary(op binaryOp, dst, a, b view, bc *broadcast) {
 	if dst.st.dtype.isInt() {
 		intKernel(dst, func(o []int64) { binaryI(op, o, elems[int64](a), elems[int64](b), bc) },
 			func(o []int32) { binaryI(op, o, elems[int32](a), elems[int32](b), bc) },
@@ -166,7 +166,7 @@ func minNaN(a, b float64) float64 {
 	return b
 }
 
-func (hostBackend) scalar(op scalarOp, dst, src view, s float64) {
+func (cpuBackend) scalar(op scalarOp, dst, src view, s float64) {
 	if dst.st.dtype.isInt() { // s is an integer (the ops layer checks)
 		intKernel(dst, func(o []int64) { scalarI(op, o, elems[int64](src), int64(s)) },
 			func(o []int32) { scalarI(op, o, elems[int32](src), int32(s)) },

@@ -9,7 +9,7 @@ import (
 )
 
 // TestHalfOpsStreamed: elementwise ops and row sums of half tensors on
-// the CPU, which run band by band on float32 scratch (host_half.go),
+// the CPU, which run band by band on float32 scratch (cpu_half.go),
 // give the bits of the round trip they replace: the float32 op on the
 // inputs cast to float32, cast back.  Sizes cross the bands (4096) and
 // the pieces of dl's threads (32768 elements), on 1 and 3 threads.

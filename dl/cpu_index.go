@@ -4,7 +4,7 @@ package dl
 // cross-entropy and max, masked fills).
 
 // indexSelect copies whole rows, so it works on bytes for every dtype.
-func (hostBackend) indexSelect(dst, src view, idx []int, rowLen int) {
+func (cpuBackend) indexSelect(dst, src view, idx []int, rowLen int) {
 	sz := dst.st.dtype.Size()
 	selectRows(viewBytes(dst), viewBytes(src), idx, rowLen*sz)
 }
@@ -21,7 +21,7 @@ func selectRows[T any](dst, src []T, idx []int, rowLen int) {
 	}
 }
 
-func (hostBackend) indexAdd(dst, src view, idx []int, rowLen int) {
+func (cpuBackend) indexAdd(dst, src view, idx []int, rowLen int) {
 	if dst.st.dtype == Float64 {
 		addRows(dst.f64(), src.f64(), idx, rowLen)
 	} else {
@@ -38,7 +38,7 @@ func addRows[F float](dst, src []F, idx []int, rowLen int) {
 	}
 }
 
-func (hostBackend) where(dst, cond, a, b view) {
+func (cpuBackend) where(dst, cond, a, b view) {
 	if dst.st.dtype.isInt() {
 		intKernel(dst, func(o []int64) { whereF(o, elems[int64](cond), elems[int64](a), elems[int64](b)) },
 			func(o []int32) { whereF(o, elems[int32](cond), elems[int32](a), elems[int32](b)) },

@@ -25,7 +25,7 @@ func elems[T any](v view) []T {
 }
 
 // castAny converts src into dst for every pair of dtypes the fast paths of
-// hostBackend.cast do not cover: through float32 for the 2-byte floats,
+// cpuBackend.cast do not cover: through float32 for the 2-byte floats,
 // truncating toward zero from floats to integers (through int64, so a
 // negative float wraps in a Uint8 as in PyTorch), and nonzero = true
 // into Bool.

@@ -7,7 +7,7 @@ import (
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
-func (hostBackend) reduce(op reduceOp, dst, src view, outer, n, inner int) {
+func (cpuBackend) reduce(op reduceOp, dst, src view, outer, n, inner int) {
 	if op == opArgMax { // dst is Int64 on host devices
 		o := elems[int64](dst)
 		switch src.st.dtype {
@@ -113,7 +113,7 @@ func reduceRow[F float](op reduceOp, xs []F) F {
 }
 
 // reduceMaxRows computes the elementwise maximum of n rows of length
-// inner (NaN propagates).  ArgMax has its own kernel (argMax, host_int.go).
+// inner (NaN propagates).  ArgMax has its own kernel (argMax, cpu_int.go).
 func reduceMaxRows[F float](os, xs []F, n, inner int) {
 	copy(os, xs[:inner])
 	for j := 1; j < n; j++ {

@@ -14,7 +14,7 @@ import (
 // float tensors are split into pieces over dl's threads (inPieces):
 // each element's result is the same on any number of threads.
 
-func (hostBackend) unary(op unaryOp, dst, src view) {
+func (cpuBackend) unary(op unaryOp, dst, src view) {
 	if dst.st.dtype.isInt() {
 		intKernel(dst, func(o []int64) { unaryI(op, o, elems[int64](src)) },
 			func(o []int32) { unaryI(op, o, elems[int32](src)) }, func(o []uint8) { unaryI(op, o, elems[uint8](src)) })

@@ -36,9 +36,9 @@ func simCount() int {
 	return simDevices
 }
 
-// simBackend serves Sim devices: host memory and the host's kernels (a
+// simBackend serves Sim devices: the CPU backend's memory and kernels (a
 // Sim device is a CPU with its own accounting), but its own device count.
-type simBackend struct{ hostBackend }
+type simBackend struct{ cpuBackend }
 
 var (
 	_ kernels      = simBackend{}

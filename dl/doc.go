@@ -21,8 +21,8 @@
 //
 // Autograd: mark leaves with [Tensor.SetRequiresGrad], compute, call
 // [Tensor.Backward] on a scalar, read [Tensor.Grad].  [NoGrad] disables
-// recording on the calling goroutine and [WithAutocast] runs matrix
-// products in Float16/BFloat16.  Leaf hooks
+// recording on the calling goroutine and amp.Autocast (package dl/amp)
+// runs matrix products in Float16/BFloat16.  Leaf hooks
 // ([Tensor.RegisterPostAccumulateGradHook]) fire when a gradient is final;
 // [Apply] runs a user-defined [Function] (custom forward and backward; its
 // Backward may itself call Backward, as gradient checkpointing does).
@@ -96,10 +96,10 @@
 // where) for embeddings, cross-entropy and masks.  Each backend registers
 // itself for its DeviceKind from an init function, and every dispatch
 // (DeviceCount, allocation, copies, kernels) goes through that table: the
-// host backend (host_*.go) serves CPU, Sim devices use its memory and
+// CPU backend (cpu_*.go) serves CPU, Sim devices use its memory and
 // kernels (device_sim.go), and the CUDA backend (cuda_*.go) serves CUDA.
 // The file names say the role: tensor_* (the Tensor value), device_*,
-// ops_*, autograd_*, autocast_*, fused_*, backend*, host_* and cuda_*.
-// MatMul on the host uses the GEMM kernels of dl/internal/kernels (naive,
+// ops_*, autograd_*, autocast_*, fused_*, backend*, cpu_* and cuda_*.
+// MatMul on host devices uses the GEMM kernels of dl/internal/kernels (naive,
 // blocked, gonum, SIMD assembly; see MatMulKernel).
 package dl

@@ -18,7 +18,7 @@ func TestHostBuffersAskForHugePages(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
 		t.Skip("this kernel has no transparent huge pages")
 	}
-	big, err := host.malloc(CPU, 8<<20)
+	big, err := cpu.malloc(CPU, 8<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 	"github.com/dlbd/dlbd/dl/dltest"
 )
 
@@ -110,7 +111,7 @@ func TestAutocastMatMul(t *testing.T) {
 	a := dl.Randn(4, 8).SetRequiresGrad(true)
 	b := dl.Randn(8, 3)
 	var y *dl.Tensor
-	dl.WithAutocast(dl.BFloat16, func() { y = a.MatMul(b) })
+	amp.Autocast(dl.BFloat16, func() { y = a.MatMul(b) })
 	if y.DType() != dl.BFloat16 {
 		t.Fatalf("MatMul under autocast has dtype %v; want bfloat16", y.DType())
 	}

@@ -5,7 +5,7 @@ package dl
 // whose kernels read half A and B directly (decoding while they pack) and
 // on host devices round each tile of C into a half result as they store
 // it (gemm.Args.CH).  On host devices elementwise ops and row sums of half
-// tensors decode band by band into float32 scratch (host_half.go);
+// tensors decode band by band into float32 scratch (cpu_half.go);
 // elsewhere, and for the other ops, compute32 gives float32 copies of half
 // inputs and finish converts a float32 result back, releasing the
 // temporaries at once (they never reach the user).

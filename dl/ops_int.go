@@ -35,7 +35,7 @@ func intOnHost(op string, t *Tensor) {
 }
 
 // intUnaryOK, intBinaryOK and intScalarOK are the ops integer kernels
-// implement (host_int.go); Bool tensors take only the comparisons and
+// implement (cpu_int.go); Bool tensors take only the comparisons and
 // copies among them.
 var (
 	intUnaryOK  = map[unaryOp]bool{opNeg: true, opAbs: true, opReLU: true}

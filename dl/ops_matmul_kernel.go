@@ -111,14 +111,14 @@ type gemmArgs struct {
 	bias view
 }
 
-// gemm runs the product on the host kernels, which check the context of
+// gemm runs the product on the CPU backend's kernels, which check the context of
 // SetCancel between macro-blocks: their *cancel.Stopped becomes a
 // *CanceledError naming g.op.  A half A with a Float32 B (autocast's
 // Linear on its float32 weight) rounds B to A's dtype as it is read:
 // the product of B cast first, without the copy.  A half C receives the
 // float32 accumulation rounded once, tile by tile (gemm.Args.CH), and a
 // bias is added to every row as tiles are stored (gemm.Args.Bias).
-func (hostBackend) gemm(k MatMulKernel, g *gemmArgs) {
+func (cpuBackend) gemm(k MatMulKernel, g *gemmArgs) {
 	defer rethrowStopped(g.op)
 	if g.c.st.dtype == Float64 {
 		a, b, c := g.a.f64(), g.b.f64(), g.c.f64()

@@ -9,7 +9,7 @@
 //
 // Cost: linking DuckDB's C++ library makes a cell's binary ~70 MB and adds about 2–3 s to
 // every cell that imports this package in the kernel's process-per-cell mode (measured:
-// `bdctl cell-latency`). Only cells that run SQL should import it.
+// `dlbd cell-latency`). Only cells that run SQL should import it.
 //
 // Course: "Bases de datos para Big Data".
 // Paper: Raasveldt & Mühleisen 2019, DuckDB: an Embeddable Analytical Database

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/bigdata/internal/service"
+	"github.com/dlbd/dlbd/internal/checkout"
 )
 
 // DefaultPort is the broker's client port here (19092, to stay clear of a system Kafka on
@@ -48,7 +49,7 @@ func (c Config) resolve() (Config, error) {
 		c.StartTimeout = 90 * time.Second
 	}
 	if c.Libs == "" || c.Dir == "" {
-		r, err := service.Repo()
+		r, err := checkout.Root()
 		if err != nil {
 			return c, fmt.Errorf("bigdata/kafka: %w (or set Config.Libs and Config.Dir)", err)
 		}

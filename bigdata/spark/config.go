@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dlbd/dlbd/bigdata/internal/service"
+	"github.com/dlbd/dlbd/internal/checkout"
 )
 
 // DefaultPort is Spark Connect's standard port.
@@ -57,7 +57,7 @@ func (c Config) dir() (string, error) {
 	if c.Dir != "" {
 		return c.Dir, nil
 	}
-	r, err := service.Repo()
+	r, err := checkout.Root()
 	if err != nil {
 		return "", fmt.Errorf("bigdata/spark: %w (or set Config.Dir)", err)
 	}
@@ -76,7 +76,7 @@ func (c Config) home() (string, error) {
 		}
 		return c.Home, nil
 	}
-	r, err := service.Repo()
+	r, err := checkout.Root()
 	if err != nil {
 		return "", fmt.Errorf("bigdata/spark: %w (or set Config.Home)", err)
 	}

@@ -11,8 +11,8 @@
 //	scaler.Scale(loss).Backward()
 //	scaler.Step(opt); scaler.Update()
 //
-// Autocast is a goroutine-local scope (dl.WithAutocast); the op lists it
-// applies are dl.AutocastOps(): products in the half dtype; softmax,
+// Autocast is a goroutine-local scope that dl's ops consult; the op lists
+// it applies are dl.AutocastOps(): products in the half dtype; softmax,
 // log-softmax, layer norm, sums and means, exp, log, pow and the losses in
 // float32; mixed-dtype Add/Sub/Mul/Div promoted.  GradScaler has
 // torch.amp.GradScaler's semantics and defaults (initial scale 2¹⁶,

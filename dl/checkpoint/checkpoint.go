@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 )
 
 // Func is a differentiable function of tensors that Checkpoint may run
@@ -153,7 +154,7 @@ func (f *function) context(fn func()) {
 		run = func() { dl.WithoutFusion(fn) }
 	}
 	if f.autoOn {
-		dl.WithAutocast(f.autocast, run)
+		amp.Autocast(f.autocast, run)
 		return
 	}
 	run()

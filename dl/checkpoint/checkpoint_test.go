@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 	"github.com/dlbd/dlbd/dl/checkpoint"
 	"github.com/dlbd/dlbd/dl/nn"
 )
@@ -135,7 +136,7 @@ func TestCheckpointReplaysAutocast(t *testing.T) {
 		w.ZeroGrad()
 		x := o.Randn(3, 4)
 		var y *dl.Tensor
-		dl.WithAutocast(dl.BFloat16, func() {
+		amp.Autocast(dl.BFloat16, func() {
 			if ckpt {
 				y = checkpoint.Checkpoint(fn, x)[0]
 			} else {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/amp"
 	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/optim"
 )
@@ -100,7 +101,7 @@ func BenchmarkTransformerStep(b *testing.B) {
 						if dt == dl.Float32 {
 							forward()
 						} else {
-							dl.WithAutocast(dt, forward)
+							amp.Autocast(dt, forward)
 						}
 						loss.Backward()
 						opt.Step()

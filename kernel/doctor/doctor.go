@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/jupyter"
-	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 // Options configures [Run]. The zero value checks the kernelspec "dlbd" of
@@ -73,7 +73,7 @@ func (o Options) withDefaults() Options {
 		o.KernelName = "dlbd"
 	}
 	if o.RepoDir == "" {
-		o.RepoDir, _ = kernelspec.FindRepo(".") // no checkout: defaults below use none
+		o.RepoDir, _ = checkout.Find(".") // no checkout: defaults below use none
 	}
 	if o.Path == nil {
 		if o.RepoDir != "" {
@@ -82,10 +82,10 @@ func (o Options) withDefaults() Options {
 		o.Path = append(o.Path, jupyter.DataPath()...)
 	}
 	if o.Packages == nil {
-		o.Packages = []string{kernelspec.ModulePath + "/kernel"}
+		o.Packages = []string{checkout.ModulePath + "/kernel"}
 		for _, dir := range []string{"dl", "viz"} {
 			if o.RepoDir != "" && hasGoFiles(filepath.Join(o.RepoDir, dir)) {
-				o.Packages = append(o.Packages, kernelspec.ModulePath+"/"+dir)
+				o.Packages = append(o.Packages, checkout.ModulePath+"/"+dir)
 			}
 		}
 	}

@@ -16,6 +16,11 @@ type LatencyOptions struct {
 	// One warm-up run leaves Go's build cache and GoNB's temporary module
 	// in their steady state, so the timed runs measure a warm cell.
 	Warmup int
+	// Edit, when not nil, changes the cell before every execution, warm-up
+	// runs included: run i (counting from 0) executes Edit(code, i). A
+	// changed cell is compiled and linked again, as when a student edits
+	// it; nil executes code unchanged every time.
+	Edit func(code string, run int) string
 }
 
 // Latency summarises repeated executions of one cell, each timed from
@@ -41,8 +46,9 @@ func (l Latency) String() string {
 }
 
 // MeasureLatency executes code o.Warmup times untimed, then o.Runs times
-// timed, and returns the samples and their median. Every execution must
-// succeed: the first failure is returned with the run it happened in.
+// timed (each run edited by o.Edit when set), and returns the samples and
+// their median. Every execution must succeed: the first failure is
+// returned with the run it happened in.
 func (c *Client) MeasureLatency(ctx context.Context, code string, o LatencyOptions) (Latency, error) {
 	runs := o.Runs
 	if runs <= 0 {
@@ -50,7 +56,11 @@ func (c *Client) MeasureLatency(ctx context.Context, code string, o LatencyOptio
 	}
 	l := Latency{Code: code}
 	for i := 0; i < o.Warmup+runs; i++ {
-		ex, err := c.Execute(ctx, code)
+		cell := code
+		if o.Edit != nil {
+			cell = o.Edit(code, i)
+		}
+		ex, err := c.Execute(ctx, cell)
 		if err != nil {
 			return l, fmt.Errorf("jupyter: measure latency: run %d of %d: %w", i+1, o.Warmup+runs, err)
 		}

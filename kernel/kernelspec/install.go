@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/dlbd/dlbd/internal/atomicfile"
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
@@ -22,7 +23,7 @@ const DisplayName = "Go (Deep Learning y Big Data)"
 // InstallOptions configures Install. The zero value installs the kernelspec of the
 // checkout that contains the working directory into <repo>/.jupyter.
 type InstallOptions struct {
-	// RepoDir is the root of the dlbd checkout. Empty means FindRepo(".").
+	// RepoDir is the root of the dlbd checkout. Empty means checkout.Find(".").
 	RepoDir string
 	// JupyterDir is the Jupyter data directory that receives kernels/dlbd/kernel.json.
 	// Empty means <RepoDir>/.jupyter, which the Makefile adds to JUPYTER_PATH.
@@ -73,7 +74,7 @@ func (o InstallOptions) SpecDir() (string, error) {
 func (o InstallOptions) dirs() (repo, jupyterDir string, err error) {
 	repo = o.RepoDir
 	if repo == "" {
-		if repo, err = FindRepo("."); err != nil {
+		if repo, err = checkout.Find("."); err != nil {
 			return "", "", err
 		}
 	}
@@ -91,7 +92,7 @@ func (o InstallOptions) dirs() (repo, jupyterDir string, err error) {
 // `<repo>/bin/dlbd launch`, uses message-based interrupts (GoNB handles
 // interrupt_request), and passes extraEnv plus DLBD_REPO to the kernel.
 func NewSpec(repo string, extraEnv map[string]string) protocol.Spec {
-	env := map[string]string{"DLBD_REPO": repo}
+	env := map[string]string{checkout.EnvVar: repo}
 	keys := make([]string, 0, len(extraEnv))
 	for k := range extraEnv {
 		keys = append(keys, k)

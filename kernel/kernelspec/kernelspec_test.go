@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 func fakeRepo(t *testing.T, tools ...string) string {
 	t.Helper()
 	repo := t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module "+ModulePath+"\n\ngo 1.26\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module "+checkout.ModulePath+"\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(repo, "bin"), 0o755); err != nil {
@@ -67,21 +68,6 @@ func TestInstallRelativeRepoRejected(t *testing.T) {
 	err := Install(context.Background(), InstallOptions{RepoDir: "relative/dir"})
 	if err == nil || !strings.Contains(err.Error(), "absolute") {
 		t.Fatalf("Install(relative) err = %v; want an error saying the path must be absolute", err)
-	}
-}
-
-func TestFindRepo(t *testing.T) {
-	repo := fakeRepo(t)
-	sub := filepath.Join(repo, "a", "b")
-	if err := os.MkdirAll(sub, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	got, err := FindRepo(sub)
-	if err != nil || got != repo {
-		t.Fatalf("FindRepo(%s) = %q, %v; want %q", sub, got, err, repo)
-	}
-	if _, err := FindRepo(t.TempDir()); err == nil {
-		t.Error("FindRepo outside a checkout succeeded; want an error")
 	}
 }
 

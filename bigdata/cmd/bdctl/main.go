@@ -3,17 +3,14 @@
 //
 //	bdctl spark start|stop|status   the Spark Connect server (127.0.0.1:15002)
 //	bdctl kafka start|stop|status   a Kafka broker in KRaft mode (127.0.0.1:19092)
-//	bdctl cell-latency [-kernel dlbd] [-runs 9] [-modes stateful,process]   cell latency with the big libraries linked
 //
 // Servers started here run until stopped (no watched process).
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/dlbd/dlbd/bigdata/spark"
@@ -27,7 +24,7 @@ func main() {
 }
 
 func usage() error {
-	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status, or bdctl cell-latency [-kernel NAME] [-runs N] [-modes stateful,process]")
+	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status")
 }
 
 func run(args []string) error {
@@ -47,15 +44,6 @@ func run(args []string) error {
 			return usage()
 		}
 		return kafkaCmd(ctx, args[1])
-	case "cell-latency":
-		fs := flag.NewFlagSet("cell-latency", flag.ContinueOnError)
-		kernelName := fs.String("kernel", "dlbd", "kernelspec to measure (e.g. the stateful mode's)")
-		runs := fs.Int("runs", 9, "timed runs of each cell after the first")
-		modes := fs.String("modes", "stateful,process", "kernel modes to measure, in order (%mode names)")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		return cellLatency(ctx, *kernelName, *runs, strings.Split(*modes, ","))
 	}
 	return usage()
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/internal/atomicfile"
-	"github.com/dlbd/dlbd/kernel/kernelspec"
 )
 
 // State is what the state file of a running server records.
@@ -179,19 +178,6 @@ func Listening(addr string) bool {
 func port(addr string) string {
 	_, p, _ := net.SplitHostPort(addr)
 	return p
-}
-
-// Repo returns the checkout: $DLBD_REPO (set by the kernelspec for notebook cells), else
-// the one around the working directory.
-func Repo() (string, error) {
-	if r := os.Getenv("DLBD_REPO"); r != "" {
-		return r, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return kernelspec.FindRepo(wd)
 }
 
 // Tail returns the last n lines of a file ("" when it cannot be read).

@@ -6,6 +6,7 @@
 //	dlbd guard                                                        the kernel's guard process (started by launch)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells
 //	dlbd doctor                                                       end-to-end check of the installed kernel
+//	dlbd cell-latency [-kernel NAME] [-runs N] [-modes M,M]           time changed cells with the Big Data libraries linked
 //	dlbd run --nproc-per-node N [--backend B] PROG [ARGS]...          start a distributed job, like torchrun
 package main
 
@@ -46,12 +47,13 @@ func (e exitError) Error() string { return e.msg }
 const usage = `usage: dlbd <command> [flags]
 
 commands:
-  install     write the dlbd kernelspec (into <repo>/.jupyter by default)
-  launch      start the kernel for a Jupyter connection file (used by kernel.json)
-  notebooks   execute notebooks with nbconvert on the dlbd kernel and report failed cells
-  doctor      check the installed kernel end to end and say what is wrong
-  warm        build a stateful cell once, so that notebooks' first cells are fast
-  run         start a distributed job on N processes, like torchrun (dlbd run -h)`
+  install       write the dlbd kernelspec (into <repo>/.jupyter by default)
+  launch        start the kernel for a Jupyter connection file (used by kernel.json)
+  notebooks     execute notebooks with nbconvert on the dlbd kernel and report failed cells
+  doctor        check the installed kernel end to end and say what is wrong
+  cell-latency  time changed cells with nothing, arrow-go, the Spark client or DuckDB linked, per mode
+  warm          build a stateful cell once, so that notebooks' first cells are fast
+  run           start a distributed job on N processes, like torchrun (dlbd run -h)`
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -71,6 +73,8 @@ func run(ctx context.Context, args []string) error {
 		return runNotebooks(ctx, rest)
 	case "doctor":
 		return runDoctor(ctx, rest)
+	case "cell-latency":
+		return runCellLatency(ctx, rest)
 	case "run":
 		return runRun(ctx, rest)
 	case "help", "-h", "--help":

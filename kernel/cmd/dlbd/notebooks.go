@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/kernelspec"
 	"github.com/dlbd/dlbd/kernel/nbexec"
 )
@@ -25,7 +26,7 @@ func runNotebooks(ctx context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("notebooks: name the notebooks to execute")
 	}
-	repo, err := kernelspec.FindRepo(".")
+	repo, err := checkout.Find(".")
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/kernelspec"
 	"github.com/dlbd/dlbd/kernel/stateful"
 )
@@ -46,7 +47,7 @@ func runWarm(ctx context.Context, args []string) error {
 	root := *repo
 	if root == "" {
 		var err error
-		if root, err = kernelspec.FindRepo("."); err != nil {
+		if root, err = checkout.Find("."); err != nil {
 			return err
 		}
 	}

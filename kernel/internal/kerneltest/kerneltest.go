@@ -25,6 +25,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/dlbd/dlbd/internal/checkout"
 )
 
 // Missing skips the test because a prerequisite is absent, or fails it when
@@ -37,22 +39,14 @@ func Missing(t testing.TB, format string, args ...any) {
 	t.Skipf(format+" (set DLBD_REQUIRE_KERNEL=1 to make this a failure)", args...)
 }
 
-// RepoRoot returns the checkout holding the working directory: the closest
-// ancestor with a go.mod.
+// RepoRoot returns the dlbd checkout holding the working directory.
 func RepoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(".")
+	dir, err := checkout.Find(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-	}
+	return dir
 }
 
 // WriteSpec writes kernelJSON as kernels/<name>/kernel.json under a fresh
