@@ -71,7 +71,7 @@ func buildFailed(num int, err error) Result {
 		// Some assembly cannot be built position-independent, as plugins are.
 		lines = append([]string{fmt.Sprintf("%s imports %s, whose assembly Go cannot build as a plugin (-dynlink), which the stateful mode needs. Run this notebook in the process mode: a cell with %%mode process (each cell its own program; values do not live on between cells).", cell, m[1])}, lines...)
 	}
-	return Result{Status: "error", EName: "compile", EValue: lines[0], Traceback: lines}
+	return Result{Status: StatusError, EName: "compile", EValue: lines[0], Traceback: lines}
 }
 
 // build writes o's package and its plugin's main, and builds the plugin;

@@ -37,7 +37,7 @@ func (s *Session) Execute(ctx context.Context, code string, num int, out Output)
 		} else {
 			res = s.shell(ctx, num, cmd, out)
 		}
-		if res.Status != "ok" || res.Mode != "" {
+		if res.Status != StatusOK || res.Mode != "" {
 			return res
 		}
 	}
@@ -110,13 +110,13 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		if err != nil {
 			return s.hostDied(r, h, num)
 		}
-		if rep.Status == "error" && rep.Phase == "load" && strings.Contains(rep.EValue, "plugin was built with a different version of package") && attempt == 0 {
+		if rep.Status == host.StatusError && rep.Phase == host.PhaseLoad && strings.Contains(rep.EValue, "plugin was built with a different version of package") && attempt == 0 {
 			if res := s.sourceChanged(ctx, packageOf(rep.EValue), out); res != nil {
 				return *res
 			}
 			continue // compose the cell again against the new host
 		}
-		if rep.Phase != "load" || rep.Status == "ok" {
+		if rep.Phase != host.PhaseLoad || rep.Status == host.StatusOK {
 			s.hist.Commit(o) // its variables exist, even after a panic in the body
 		}
 		return replyResult(rep)
@@ -165,5 +165,5 @@ func (s *Session) hostDied(r *running, h *hostProc, num int) Result {
 	if interrupted {
 		ename = "interrupt"
 	}
-	return Result{Status: "error", EName: ename, EValue: msg, Traceback: []string{msg}}
+	return Result{Status: StatusError, EName: ename, EValue: msg, Traceback: []string{msg}}
 }

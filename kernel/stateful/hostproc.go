@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	gonbprotocol "github.com/janpfeifer/gonb/gonbui/protocol"
+
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
 	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/stateful/host"
@@ -105,8 +107,8 @@ func (s *Session) startHost() (*hostProc, error) {
 	cmd.Dir = s.o.WorkDir
 	env := envlist.Parse(s.o.Env)
 	for k, v := range map[string]string{
-		"GONB_PIPE": display, "GONB_PIPE_BACK": back, "GONB_TMP_DIR": s.dir, "GONB_DIR": s.o.WorkDir,
-		"DLBD_HOST_MARKER": h.marker, "DLBD_KERNEL_MODE": "stateful",
+		gonbprotocol.GONB_PIPE_ENV: display, gonbprotocol.GONB_PIPE_BACK_ENV: back, gonbprotocol.GONB_TMP_DIR_ENV: s.dir, gonbprotocol.GONB_DIR_ENV: s.o.WorkDir,
+		"DLBD_HOST_MARKER": h.marker,
 	} {
 		env.Set(k, v)
 	}
@@ -225,8 +227,8 @@ func (h *hostProc) run(req host.Request) (host.Reply, error) {
 	return rep, nil
 }
 
-// op sends an "env" or "cd" request and waits for its reply.
-func (h *hostProc) op(op, name, value string) error {
+// op sends an OpEnv or OpCd request and waits for its reply.
+func (h *hostProc) op(op host.Op, name, value string) error {
 	h.mu.Lock()
 	h.nextID++
 	req := host.Request{ID: h.nextID, Op: op, Name: name, Value: value}
@@ -239,7 +241,7 @@ func (h *hostProc) op(op, name, value string) error {
 	if !ok {
 		return errHostGone
 	}
-	if rep.Status != "ok" {
+	if rep.Status != host.StatusOK {
 		return fmt.Errorf("%%%s: %s", op, rep.EValue)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dlbd/dlbd/kernel/cell"
+	"github.com/dlbd/dlbd/kernel/stateful/host"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 )
 
@@ -88,7 +89,7 @@ func (s *Session) setEnv(name, value string) error {
 }
 
 // hostOp applies a %env or %cd to the running host, if there is one.
-func (s *Session) hostOp(ctx context.Context, op, a, b string) error {
+func (s *Session) hostOp(ctx context.Context, op host.Op, a, b string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.h == nil {

@@ -22,11 +22,11 @@ func lostValues(cells []int) string {
 }
 
 // okResult is a cell that ran.
-func okResult() Result { return Result{Status: "ok"} }
+func okResult() Result { return Result{Status: StatusOK} }
 
 // errorResult is a failed cell with one message.
 func errorResult(ename, msg string) Result {
-	return Result{Status: "error", EName: ename, EValue: msg, Traceback: strings.Split(msg, "\n")}
+	return Result{Status: StatusError, EName: ename, EValue: msg, Traceback: strings.Split(msg, "\n")}
 }
 
 // interruptedResult is a cell interrupted before it ran.
@@ -52,13 +52,13 @@ func (s *Session) stoppedResult(num int, when string) Result {
 // compileResult is a cell that does not compile.
 func compileResult(e *compose.Error) Result {
 	first := e.Location(e.Problems[0]) + ": " + e.Problems[0].Msg
-	return Result{Status: "error", EName: "compile", EValue: first, Traceback: strings.Split(e.Error(), "\n")}
+	return Result{Status: StatusError, EName: "compile", EValue: first, Traceback: strings.Split(e.Error(), "\n")}
 }
 
 // replyResult turns the host's reply into a result.
 func replyResult(rep host.Reply) Result {
-	if rep.Status == "ok" {
+	if rep.Status == host.StatusOK {
 		return okResult()
 	}
-	return Result{Status: "error", EName: rep.EName, EValue: rep.EValue, Traceback: rep.Traceback}
+	return Result{Status: StatusError, EName: rep.EName, EValue: rep.EValue, Traceback: rep.Traceback}
 }

@@ -54,10 +54,21 @@ type Output interface {
 	Display(d Display)
 }
 
+// Status is how a cell ended, as Jupyter's execute_reply says it.
+type Status string
+
+// The statuses of a [Result].
+const (
+	// StatusOK: the cell ran.
+	StatusOK Status = "ok"
+	// StatusError: it failed; the result's EName, EValue and Traceback say how.
+	StatusError Status = "error"
+)
+
 // Result is how a cell ended.
 type Result struct {
-	// Status is "ok" or "error".
-	Status string
+	// Status is StatusOK or StatusError.
+	Status Status
 	// EName, EValue and Traceback describe an error as Jupyter shows it.
 	EName, EValue string
 	Traceback     []string

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 
+	gonbprotocol "github.com/janpfeifer/gonb/gonbui/protocol"
+
 	"github.com/dlbd/dlbd/kernel/cell"
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
 	"github.com/dlbd/dlbd/kernel/internal/proc"
@@ -28,8 +30,8 @@ func (s *Session) shell(ctx context.Context, num int, c cell.Command, out Output
 		env.Set(k, v)
 	}
 	s.mu.Unlock()
-	env.Set("GONB_DIR", s.o.WorkDir)
-	env.Set("GONB_TMP_DIR", s.dir)
+	env.Set(gonbprotocol.GONB_DIR_ENV, s.o.WorkDir)
+	env.Set(gonbprotocol.GONB_TMP_DIR_ENV, s.dir)
 	cmd.Env = env.Environ()
 	cmd.Stdout = writerFunc(func(b []byte) { out.Stream("stdout", string(b)) })
 	cmd.Stderr = writerFunc(func(b []byte) { out.Stream("stderr", string(b)) })

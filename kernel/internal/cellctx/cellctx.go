@@ -13,7 +13,6 @@ import (
 var (
 	mu      sync.Mutex
 	current context.Context
-	hosted  bool // set by the stateful host: it owns SIGINT
 )
 
 // Set makes ctx the context of the running cell; the host calls it before
@@ -21,7 +20,7 @@ var (
 func Set(ctx context.Context) {
 	mu.Lock()
 	defer mu.Unlock()
-	current, hosted = ctx, true
+	current = ctx
 }
 
 // Get returns the running cell's context. Outside the stateful host (a
@@ -36,11 +35,4 @@ func Get() context.Context {
 		current, _ = signal.NotifyContext(context.Background(), os.Interrupt)
 	}
 	return current
-}
-
-// Hosted reports whether the process is the stateful kernel's host.
-func Hosted() bool {
-	mu.Lock()
-	defer mu.Unlock()
-	return hosted
 }

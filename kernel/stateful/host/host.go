@@ -24,10 +24,9 @@ import (
 type Request struct {
 	// ID numbers the request; the reply and the end markers carry it.
 	ID int `json:"id"`
-	// Op is "run" (the default: run a cell), "env" (set the environment
-	// variable Name to Value) or "cd" (change to directory Name).
-	Op string `json:"op,omitempty"`
-	// Name and Value are the arguments of "env" and "cd".
+	// Op is what to do; "" means OpRun.
+	Op Op `json:"op,omitempty"`
+	// Name and Value are the arguments of OpEnv and OpCd.
 	Name  string `json:"name,omitempty"`
 	Value string `json:"value,omitempty"`
 	// Plugin is the path of the cell's compiled plugin.
@@ -36,14 +35,51 @@ type Request struct {
 	Cell int `json:"cell"`
 }
 
+// Op is what a [Request] asks of the host.
+type Op string
+
+// The host's operations.
+const (
+	// OpRun loads the cell's plugin and runs its body.
+	OpRun Op = "run"
+	// OpEnv sets the environment variable Name to Value.
+	OpEnv Op = "env"
+	// OpCd changes the working directory to Name.
+	OpCd Op = "cd"
+)
+
+// Status is how a request ended.
+type Status string
+
+// The statuses of a [Reply].
+const (
+	// StatusOK: the request did what it asked.
+	StatusOK Status = "ok"
+	// StatusError: it failed (EName, EValue and Traceback say how).
+	StatusError Status = "error"
+	// StatusInterrupted: an interrupt stopped the cell.
+	StatusInterrupted Status = "interrupted"
+)
+
+// Phase is where a cell's error happened.
+type Phase string
+
+// The phases of a cell.
+const (
+	// PhaseLoad: opening the plugin and initialising its variables.
+	PhaseLoad Phase = "load"
+	// PhaseRun: running the cell's body.
+	PhaseRun Phase = "run"
+)
+
 // Reply says how a cell ended.
 type Reply struct {
 	// ID is the request's.
 	ID int `json:"id"`
-	// Status is "ok", "error" or "interrupted".
-	Status string `json:"status"`
-	// Phase is "load" or "run": where an error happened.
-	Phase string `json:"phase,omitempty"`
+	// Status says how the request ended.
+	Status Status `json:"status"`
+	// Phase is where an error happened.
+	Phase Phase `json:"phase,omitempty"`
 	// EName, EValue and Traceback are the error's, as Jupyter shows them.
 	EName     string   `json:"ename,omitempty"`
 	EValue    string   `json:"evalue,omitempty"`
@@ -90,10 +126,10 @@ func Serve(o Options) error {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return fmt.Errorf("host: bad request %q: %w", sc.Text(), err)
 		}
-		if req.Op != "" && req.Op != "run" {
-			rep := Reply{ID: req.ID, Status: "ok"}
+		if req.Op != "" && req.Op != OpRun {
+			rep := Reply{ID: req.ID, Status: StatusOK}
 			if err := apply(req); err != nil {
-				rep.Status, rep.EName, rep.EValue = "error", req.Op, err.Error()
+				rep.Status, rep.EName, rep.EValue = StatusError, string(req.Op), err.Error()
 			}
 			if err := enc.Encode(rep); err != nil {
 				return fmt.Errorf("host: write reply: %w", err)
@@ -109,9 +145,9 @@ func Serve(o Options) error {
 			o.BeforeCell(ctx)
 		}
 		rep := run(req)
-		if rep.Status == "ok" && ctx.Err() != nil {
+		if rep.Status == StatusOK && ctx.Err() != nil {
 			// The cell saw the interrupt (kernel.Context) and returned.
-			rep.Status, rep.EName, rep.EValue = "interrupted", "interrupt", cellpos.At("interrupted", cellpos.Pos{Cell: req.Cell})
+			rep.Status, rep.EName, rep.EValue = StatusInterrupted, "interrupt", cellpos.At("interrupted", cellpos.Pos{Cell: req.Cell})
 			rep.Traceback = []string{"interrupted: the cell stopped when asked; the values it made are kept"}
 		}
 		if o.AfterCell != nil {
@@ -131,12 +167,12 @@ func Serve(o Options) error {
 	return sc.Err()
 }
 
-// apply carries out an "env" or "cd" request.
+// apply carries out an OpEnv or OpCd request.
 func apply(req Request) error {
 	switch req.Op {
-	case "env":
+	case OpEnv:
 		return os.Setenv(req.Name, req.Value)
-	case "cd":
+	case OpCd:
 		return os.Chdir(req.Name)
 	}
 	return fmt.Errorf("host: unknown request %q", req.Op)
@@ -147,29 +183,29 @@ func apply(req Request) error {
 func run(req Request) Reply {
 	done := make(chan Reply, 1)
 	go func() {
-		rep := Reply{ID: req.ID, Status: "ok", Phase: "load"}
+		rep := Reply{ID: req.ID, Status: StatusOK, Phase: PhaseLoad}
 		returned := false
 		defer func() {
 			if r := recover(); r != nil {
 				rep = panicked(req, rep.Phase, r, debug.Stack())
 			} else if !returned {
-				rep.Status, rep.EName, rep.EValue = "error", "goexit", cellpos.At("the cell called runtime.Goexit", cellpos.Pos{Cell: req.Cell})
+				rep.Status, rep.EName, rep.EValue = StatusError, "goexit", cellpos.At("the cell called runtime.Goexit", cellpos.Pos{Cell: req.Cell})
 			}
 			done <- rep
 		}()
 		p, err := plugin.Open(req.Plugin)
 		if err != nil {
-			rep.Status, rep.EName, rep.EValue = "error", "load", err.Error()
+			rep.Status, rep.EName, rep.EValue = StatusError, "load", err.Error()
 			returned = true
 			return
 		}
 		sym, err := p.Lookup("Run")
 		if err != nil {
-			rep.Status, rep.EName, rep.EValue = "error", "load", err.Error()
+			rep.Status, rep.EName, rep.EValue = StatusError, "load", err.Error()
 			returned = true
 			return
 		}
-		rep.Phase = "run"
+		rep.Phase = PhaseRun
 		sym.(func())()
 		returned = true
 	}()
@@ -179,14 +215,14 @@ func run(req Request) Reply {
 // panicked describes the panic r with the cell lines of stack, innermost
 // first, in the format of the shim for process cells:
 // "boom (Cell [2] Line 3)" and "\tcell2.f(...) [[ Cell [2] Line 3 ]]".
-func panicked(req Request, phase string, r any, stack []byte) Reply {
+func panicked(req Request, phase Phase, r any, stack []byte) Reply {
 	msg := fmt.Sprint(r)
 	if err, ok := r.(error); ok {
 		msg = err.Error()
 	}
-	rep := Reply{ID: req.ID, Status: "error", Phase: phase, EName: "panic", EValue: msg}
+	rep := Reply{ID: req.ID, Status: StatusError, Phase: phase, EName: "panic", EValue: msg}
 	if isInterrupt(r) {
-		rep.Status, rep.EName = "interrupted", "interrupt"
+		rep.Status, rep.EName = StatusInterrupted, "interrupt"
 	}
 	var frames []string
 	for i, f := range cellpos.ParseStack(string(stack)) {
@@ -196,7 +232,7 @@ func panicked(req Request, phase string, r any, stack []byte) Reply {
 		frames = append(frames, cellpos.TraceLine(f.Name(), f.Pos))
 	}
 	kind := "panic: "
-	if rep.Status == "interrupted" {
+	if rep.Status == StatusInterrupted {
 		kind = "interrupted: "
 	}
 	rep.Traceback = append(strings.Split(kind+msg, "\n"), frames...)
