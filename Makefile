@@ -9,7 +9,7 @@ GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit notebooks browser doctor bench gpu-check clean lock-check docker-test \
+.PHONY: help notebook kernel test vet unit race-kernel notebooks browser doctor bench gpu-check clean lock-check docker-test \
 	bigdata-up bigdata-down spark-start spark-stop kafka-start kafka-stop cell-latency
 
 help:
@@ -48,12 +48,21 @@ vet:
 # instead of skipping when Open MPI is missing (setup --test installs it).
 unit:
 	DLBD_REQUIRE_KERNEL=1 DLBD_REQUIRE_MPI=1 go test ./...
-	go test -run '^$$' -fuzz FuzzCheckMessage -fuzztime 10s ./kernel/shim/
-	go test -run '^$$' -fuzz FuzzLimitedConnScan -fuzztime 10s ./kernel/shim/
+	go test -run '^$$' -fuzz FuzzCheckMessage -fuzztime 10s ./kernel/frontend/
+	go test -run '^$$' -fuzz FuzzLimitedConnScan -fuzztime 10s ./kernel/frontend/
 	go test -race ./dl/dist/... ./dl/parallel/...
 	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
+	go test -race ./kernel/frontend/ ./kernel/stateful/... ./kernel/internal/... ./kernel/protocol/ ./kernel/cell/
+	@$(MAKE) --no-print-directory race-kernel
 	go test -tags noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
+
+# race-kernel: the kernel's protocol tests again, on a kernel built with -race (build/race/dlbd):
+# the front end, the stateful session and the client meet there in every order; a data race the
+# kernel reports fails the test that ran it.
+race-kernel:
+	go build -race -o build/race/dlbd ./kernel/cmd/dlbd
+	DLBD_KERNEL_BINARY=$(REPO)/build/race/dlbd DLBD_REQUIRE_KERNEL=1 go test -race -count=1 ./kernel/jupyter/
 
 # docker-test: build the instructors' image and check it in a Docker engine (scripts/docker/test.sh:
 # starts Debian's docker.io as root when none runs; skipped, saying why, when no engine can be had).

@@ -61,7 +61,7 @@ func TestImageRunsACourseNotebookOffline(t *testing.T) {
 		t.Errorf("the kernel fell back to a process per cell (no cgo or C compiler in the image?):\n%s", text)
 	}
 	// Cells 6 and 7 of notebook 00 each add one to contador; 9 trains modelo, 10 prints its w (and
-	// checks it: in a process per cell it would not even compile); 18 shows %mode process.
+	// checks it: in a process per cell it would not even compile); 20 shows %mode process.
 	for _, want := range []string{"contador = 2", "w = ", "en modo proceso, contador = 1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the executed notebook lacks %q: values did not live on between cells", want)

@@ -1,6 +1,8 @@
 // Package kernel is what a notebook cell imports from the dlbd kernel: the
-// running cell's context, which an interrupt cancels ([Context]), and the
-// session cache of the process-per-cell mode ([Cache], [Forget], [Must]).
+// running cell's context, which an interrupt cancels ([Context]), the
+// session cache of the process-per-cell mode ([Cache], [Forget], [Must]),
+// and the cell's result ([ShowResult]), which the stateful mode calls for
+// a cell whose last line is an expression.
 //
 // # Overview
 //
@@ -10,8 +12,11 @@
 // it is. In the process mode (%mode process; GoNB's model) each cell is a
 // new process: declarations persist, values do not, and Cache keeps an
 // expensive value (a trained model, a measurement) for the rest of the
-// kernel session, encoded with gob. Installing and launching the kernel is
-// package kernel/kernelspec's job, not this one's.
+// kernel session, encoded with gob. In the stateful mode a cell whose last
+// line is an expression (x, model, t.Shape()) shows its value, as IPython
+// does: the kernel writes that line as a call of ShowResult. Installing
+// and launching the kernel is package kernel/kernelspec's job, not this
+// one's.
 //
 // # Errors
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // start starts the kernel and waits until it answers.
@@ -82,7 +83,7 @@ func (d *doctor) timeCell(ctx context.Context, code, want string) (string, error
 
 // cellFailure describes a failed execution with what the notebook shows:
 // the reply's error and the cell's stderr (GoNB alone reports a panic only
-// there; the dlbd shim also puts it into the reply).
+// there; the dlbd kernel's front end also puts it into the reply).
 func cellFailure(ex *jupyter.Execution, err error) error {
 	if ex != nil {
 		if stderr := strings.TrimSpace(ex.Stderr()); stderr != "" {
@@ -153,7 +154,7 @@ func (d *doctor) interrupt(ctx context.Context) (string, string, error) {
 	done := make(chan error, 1)
 	go func() { // ends when the cell ends, at the latest when ctx does
 		seen := false
-		req := jupyter.ExecuteRequest{Code: "%%\nfmt.Println(\"looping\")\nfor {}", StoreHistory: true}
+		req := protocol.ExecuteRequest{Code: "%%\nfmt.Println(\"looping\")\nfor {}", StoreHistory: true}
 		_, err := d.c.ExecuteWith(ctx, req, func(m *jupyter.Message) {
 			if m.Header.MsgType == "stream" && !seen {
 				seen = true

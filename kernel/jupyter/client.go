@@ -61,9 +61,9 @@ type Client struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	sockets [4]zmq4.Socket // indexed by Channel
-	sendMu  [4]sync.Mutex  // one sender at a time per socket: frames must not interleave
-	hb      zmq4.Socket
+	sockets [protocol.Heartbeat]zmq4.Socket // the message channels, indexed by Channel
+	sendMu  [protocol.Heartbeat]sync.Mutex  // one sender at a time per socket: frames must not interleave
+	hb      zmq4.Socket                     // the heartbeat's
 	hbMu    sync.Mutex
 	hbLate  chan hbEcho // echo of a ping that timed out, still awaited
 
@@ -105,7 +105,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		return nil, fmt.Errorf("jupyter: make runtime directory: %w", err)
 	}
 	// GoNB reads its kernel id from a file name of this form.
-	file := filepath.Join(dir, "kernel-"+newID()+".json")
+	file := filepath.Join(dir, "kernel-"+protocol.NewID()+".json")
 	if err := ci.WriteFile(file); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -127,7 +127,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c := &Client{
 		spec: spec, conn: ci, connFile: file, runtimeDir: dir, signer: signer,
-		session: newID(), username: currentUser(), proc: proc, grace: opts.ShutdownTimeout,
+		session: protocol.NewID(), username: currentUser(), proc: proc, grace: opts.ShutdownTimeout,
 		waiters: map[string][]*Subscription{},
 	}
 	if c.grace <= 0 {
@@ -162,33 +162,26 @@ func (c *Client) connect(ctx context.Context) error {
 	// As in jupyter_client, shell, stdin and control share one identity
 	// (the session id): a kernel sends input_request to the identity of the
 	// shell request's sender, and GoNB v0.11.4 alone (without the dlbd
-	// shim) sends the replies to control requests through its shell socket,
+	// kernel's front end) sends the replies to control requests through its shell socket,
 	// which reach us only this way.
 	id := zmq4.WithID(zmq4.SocketIdentity(c.session))
-	c.sockets[Shell] = zmq4.NewDealer(c.ctx, append(common, id)...)
-	c.sockets[Stdin] = zmq4.NewDealer(c.ctx, append(common, id)...)
-	c.sockets[Control] = zmq4.NewDealer(c.ctx, append(common, id)...)
-	c.sockets[IOPub] = zmq4.NewSub(c.ctx, common...)
+	c.sockets[protocol.Shell] = zmq4.NewDealer(c.ctx, append(common, id)...)
+	c.sockets[protocol.Stdin] = zmq4.NewDealer(c.ctx, append(common, id)...)
+	c.sockets[protocol.Control] = zmq4.NewDealer(c.ctx, append(common, id)...)
+	c.sockets[protocol.IOPub] = zmq4.NewSub(c.ctx, common...)
 	c.hb = zmq4.NewReq(c.ctx, common...)
-	if err := c.sockets[IOPub].SetOption(zmq4.OptionSubscribe, ""); err != nil {
+	if err := c.sockets[protocol.IOPub].SetOption(zmq4.OptionSubscribe, ""); err != nil {
 		return fmt.Errorf("jupyter: subscribe to iopub: %w", err)
 	}
-	dials := []struct {
-		name string
-		sock zmq4.Socket
-		port int
-	}{
-		{"shell", c.sockets[Shell], c.conn.ShellPort}, {"iopub", c.sockets[IOPub], c.conn.IOPubPort},
-		{"stdin", c.sockets[Stdin], c.conn.StdinPort}, {"control", c.sockets[Control], c.conn.ControlPort},
-		{"heartbeat", c.hb, c.conn.HBPort},
-	}
+	dials := append(c.sockets[:], c.hb) // indexed by Channel, as the ports
 	errc := make(chan error, len(dials))
-	for _, d := range dials {
+	for ch, sock := range dials {
 		// Each goroutine ends when its dial succeeds or when abort cancels
 		// c.ctx, which stops zmq4's retries.
 		go func() {
-			if err := d.sock.Dial(c.conn.Endpoint(d.port)); err != nil {
-				errc <- fmt.Errorf("jupyter: connect %s socket to %s: %w", d.name, c.conn.Endpoint(d.port), err)
+			ep := c.conn.Endpoint(c.conn.Port(protocol.Channel(ch)))
+			if err := sock.Dial(ep); err != nil {
+				errc <- fmt.Errorf("jupyter: connect %s socket to %s: %w", protocol.Channel(ch), ep, err)
 				return
 			}
 			errc <- nil
@@ -206,7 +199,7 @@ func (c *Client) connect(ctx context.Context) error {
 			return fmt.Errorf("jupyter: connect to kernel %q: %w; its output so far:\n%s", c.spec.Name, ctx.Err(), c.proc.out.String())
 		}
 	}
-	for _, ch := range []Channel{Shell, Control, Stdin, IOPub} {
+	for ch := range protocol.Heartbeat {
 		c.readers.Add(1)
 		go c.readLoop(ch)
 	}

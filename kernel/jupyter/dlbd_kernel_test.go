@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // These tests check the Jupyter protocol behaviour of the installed dlbd
@@ -138,7 +139,7 @@ gonbui.UpdateHTML(id, "<b>dos</b>")`
 func TestDLBDProcessCellErrors(t *testing.T) {
 	c := startDLBDMode(t, "process")
 	// run executes code, which must fail, and returns the reply.
-	run := func(t *testing.T, code string) ExecuteReply {
+	run := func(t *testing.T, code string) protocol.ExecuteReply {
 		t.Helper()
 		ex, err := c.Execute(kerneltest.Context(t, 2*time.Minute), code)
 		var ce *CellError
@@ -163,7 +164,7 @@ func TestDLBDProcessCellErrors(t *testing.T) {
 		if !errors.As(err, &ce) || ex.Reply.Status != "error" {
 			t.Fatalf("Execute = status %q, error %v; want status error and a *CellError", ex.Reply.Status, err)
 		}
-		// GoNB reports only "exit status 2"; the shim puts the panic and
+		// GoNB reports only "exit status 2"; the front end puts the panic and
 		// the cell lines (the panic in f, at cell line 1, called from
 		// line 4) into the reply and into the IOPub error.
 		n := ex.Reply.ExecutionCount
@@ -207,7 +208,7 @@ func testInterrupt(t *testing.T, c *Client, mode string) {
 	go func() {
 		// Interrupt once the cell's process runs (it has printed), not
 		// while it compiles.
-		req := ExecuteRequest{Code: "%%\nfmt.Println(\"bucle\")\nfor {}", StoreHistory: true}
+		req := protocol.ExecuteRequest{Code: "%%\nfmt.Println(\"bucle\")\nfor {}", StoreHistory: true}
 		seen := false // onOutput runs on this goroutine
 		ex, err := c.ExecuteWith(kerneltest.Context(t, 3*time.Minute), req, func(m *Message) {
 			if m.Header.MsgType == "stream" && !seen {
@@ -267,13 +268,13 @@ func TestDLBDRejectsWrongKey(t *testing.T) {
 	}
 	marker := filepath.Join(t.TempDir(), "forged-cell-ran")
 	code := fmt.Sprintf("import \"os\"\n%%%%\nos.WriteFile(%q, nil, 0o644)\nfmt.Println(\"forged\")", marker)
-	m, err := c.NewMessage("execute_request", ExecuteRequest{Code: code, UserExpressions: map[string]string{}})
+	m, err := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: code, UserExpressions: map[string]string{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := c.Subscribe(m)
 	defer s.Close()
-	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
+	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), protocol.Shell, m, []byte("not-the-key")); err != nil {
 		t.Fatalf("SendWithKey: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -321,7 +322,7 @@ func TestDLBDCompletion(t *testing.T) {
 	// reply is "ok" with no matches, which is what a front-end can handle.
 	t.Logf("complete_reply for %q: %d matches %q", "fmt.Pri", len(cr.Matches), cr.Matches)
 
-	// GoNB ignores is_complete_request; the shim answers it.
+	// GoNB ignores is_complete_request; the front end answers it.
 	for _, tt := range []struct{ code, status, indent string }{
 		{"%%\nfmt.Println(", "incomplete", "\t"},
 		{"%%\nfmt.Println(1)", "complete", ""},
@@ -346,11 +347,11 @@ func TestDLBDControlReplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := c.Request(kerneltest.Context(t, 30*time.Second), Control, m)
+		r, err := c.Request(kerneltest.Context(t, 30*time.Second), protocol.Control, m)
 		if err != nil {
 			t.Fatalf("Request(%s): %v", msgType, err)
 		}
-		if r.Channel != Control {
+		if r.Channel != protocol.Control {
 			t.Errorf("reply to %s arrived on %s; want control", msgType, r.Channel)
 		}
 	}

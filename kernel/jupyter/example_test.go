@@ -56,10 +56,3 @@ func ExampleKernelSpec_Command() {
 	// [/repo/bin/dlbd launch /tmp/kernel-1.json]
 	// [PATH=/repo/bin:/usr/bin]
 }
-
-// ExampleKernelInfoReply_ProtocolAtLeast checks a kernel's protocol version.
-func ExampleKernelInfoReply_ProtocolAtLeast() {
-	ok, err := jupyter.KernelInfoReply{ProtocolVersion: "5.4"}.ProtocolAtLeast(5, 3)
-	fmt.Println(ok, err)
-	// Output: true <nil>
-}

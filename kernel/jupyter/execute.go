@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // Execute runs code as a Jupyter front-end does: execute_request with
 // store_history true, allow_stdin false, stop_on_error true and no user
 // expressions. See [Client.ExecuteWith].
 func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
-	return c.ExecuteWith(ctx, ExecuteRequest{Code: code, StoreHistory: true, StopOnError: true}, nil)
+	return c.ExecuteWith(ctx, protocol.ExecuteRequest{Code: code, StoreHistory: true, StopOnError: true}, nil)
 }
 
 // ExecuteWith sends req on shell and collects, until both the execute_reply
@@ -26,7 +28,7 @@ func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
 // error is a *[CellError] when the kernel replied with a status other than
 // "ok" (the cell failed), and another error when no complete answer came:
 // ctx ended, the client was closed or the kernel exited.
-func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest, onOutput func(*Message)) (*Execution, error) {
+func (c *Client) ExecuteWith(ctx context.Context, req protocol.ExecuteRequest, onOutput func(*Message)) (*Execution, error) {
 	if req.UserExpressions == nil {
 		req.UserExpressions = map[string]string{}
 	}
@@ -38,7 +40,7 @@ func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest, onOutput f
 	s := c.Subscribe(m)
 	defer s.Close()
 	start := time.Now()
-	if err := c.Send(ctx, Shell, m); err != nil {
+	if err := c.Send(ctx, protocol.Shell, m); err != nil {
 		return ex, err
 	}
 	replied, idle := false, false
@@ -48,23 +50,23 @@ func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest, onOutput f
 			return ex, fmt.Errorf("jupyter: execute_request (reply received: %v, idle received: %v): %w", replied, idle, err)
 		}
 		switch {
-		case r.Channel == Shell && r.Header.MsgType == "execute_reply":
+		case r.Channel == protocol.Shell && r.Header.MsgType == "execute_reply":
 			if err := r.DecodeContent(&ex.Reply); err != nil {
 				return ex, err
 			}
 			replied = true
-		case r.Channel == IOPub && r.Header.MsgType == "status":
-			var st Status
+		case r.Channel == protocol.IOPub && r.Header.MsgType == "status":
+			var st protocol.Status
 			if err := r.DecodeContent(&st); err != nil {
 				return ex, err
 			}
 			idle = idle || st.ExecutionState == "idle"
-		case r.Channel == IOPub && outputTypes[r.Header.MsgType]:
+		case r.Channel == protocol.IOPub && outputTypes[r.Header.MsgType]:
 			ex.Outputs = append(ex.Outputs, r)
 			if onOutput != nil {
 				onOutput(r)
 			}
-		case r.Channel == Stdin && r.Header.MsgType == "input_request":
+		case r.Channel == protocol.Stdin && r.Header.MsgType == "input_request":
 			if err := c.answerInput(ctx, r); err != nil {
 				return ex, err
 			}
@@ -80,10 +82,10 @@ func (c *Client) ExecuteWith(ctx context.Context, req ExecuteRequest, onOutput f
 // answerInput replies to an input_request with an empty line, so that a
 // cell asking for input does not wait forever for a user who is not there.
 func (c *Client) answerInput(ctx context.Context, req *Message) error {
-	m, err := c.NewMessage("input_reply", InputReply{})
+	m, err := c.NewMessage("input_reply", protocol.InputReply{})
 	if err != nil {
 		return err
 	}
 	m.ParentHeader = req.Header
-	return c.Send(ctx, Stdin, m)
+	return c.Send(ctx, protocol.Stdin, m)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // writeSpec writes kernels/<name>/kernel.json under a fresh directory and
@@ -103,7 +104,7 @@ func checkDisplayUpdate(t *testing.T, ex *Execution) {
 	t.Helper()
 	var types, ids []string
 	for _, m := range ex.Outputs {
-		var d DisplayData
+		var d protocol.DisplayData
 		if err := m.DecodeContent(&d); err != nil {
 			t.Fatal(err)
 		}

@@ -2,54 +2,18 @@ package jupyter
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
-// Channel names one of the sockets of a kernel connection. The heartbeat is
-// not a message channel: it echoes raw bytes (see [Client.Ping]).
-type Channel int
-
-// The message channels of the spec's section "Introduction"
-// (https://jupyter-client.readthedocs.io/en/latest/messaging.html#introduction).
-const (
-	// Shell carries requests for code execution, completion and kernel info.
-	Shell Channel = iota
-	// Control carries interrupt and shutdown requests, which must not wait
-	// behind a long execution on Shell.
-	Control
-	// Stdin carries input requests from the kernel to the client.
-	Stdin
-	// IOPub broadcasts side effects: status, output streams, display data.
-	IOPub
-)
-
-// String returns the channel's name as the spec writes it ("shell", ...).
-func (ch Channel) String() string {
-	switch ch {
-	case Shell:
-		return "shell"
-	case Control:
-		return "control"
-	case Stdin:
-		return "stdin"
-	case IOPub:
-		return "iopub"
-	}
-	return fmt.Sprintf("channel(%d)", int(ch))
-}
-
 // Message is one Jupyter message, as in the spec's section "General Message
 // Format" (https://jupyter-client.readthedocs.io/en/latest/messaging.html#general-message-format).
 type Message struct {
 	// Channel is the channel the message arrived on (for received messages).
-	Channel Channel
+	Channel protocol.Channel
 	// Identities are the ZeroMQ routing frames; on IOPub the first one is the
 	// topic chosen by the kernel.
 	Identities [][]byte
@@ -76,16 +40,6 @@ func (m *Message) DecodeContent(v any) error {
 	return nil
 }
 
-// newID returns a random UUID (version 4) string.
-func newID() string {
-	var b [16]byte
-	rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
 // newMessage returns a request of type msgType with the given content,
 // stamped with a fresh id, the session and the current time.
 func newMessage(session, username, msgType string, content any) (*Message, error) {
@@ -96,17 +50,7 @@ func newMessage(session, username, msgType string, content any) (*Message, error
 	if err != nil {
 		return nil, fmt.Errorf("jupyter: encode %s content: %w", msgType, err)
 	}
-	return &Message{
-		Header: protocol.Header{
-			MsgID:    newID(),
-			Session:  session,
-			Username: username,
-			Date:     time.Now().UTC().Format("2006-01-02T15:04:05.000000Z"),
-			MsgType:  msgType,
-			Version:  protocol.Version,
-		},
-		Content: raw,
-	}, nil
+	return &Message{Header: protocol.NewHeader(msgType, session, username), Content: raw}, nil
 }
 
 // encodeHeader marshals h, writing a zero header as {} (the spec's empty
@@ -145,7 +89,7 @@ func (m *Message) toParts() (wire.Parts, error) {
 }
 
 // fromParts converts wire parts received on ch into a Message.
-func fromParts(ch Channel, p wire.Parts) (*Message, error) {
+func fromParts(ch protocol.Channel, p wire.Parts) (*Message, error) {
 	m := &Message{Channel: ch, Identities: p.Identities, Buffers: p.Buffers}
 	if err := json.Unmarshal(p.Header, &m.Header); err != nil {
 		return nil, fmt.Errorf("jupyter: %s message: bad header %q: %w", ch, p.Header, err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // These tests run the client against ipykernel, an independent kernel
@@ -51,10 +52,10 @@ func TestPythonExecute(t *testing.T) {
 	if got := first.Stdout(); got != "hola\n" {
 		t.Errorf("stdout = %q; want %q", got, "hola\n")
 	}
-	var result *ExecuteResult
+	var result *protocol.ExecuteResult
 	for _, m := range first.Outputs {
 		if m.Header.MsgType == "execute_result" {
-			result = new(ExecuteResult)
+			result = new(protocol.ExecuteResult)
 			if err := m.DecodeContent(result); err != nil {
 				t.Fatal(err)
 			}
@@ -118,13 +119,13 @@ func TestPythonInterrupt(t *testing.T) {
 
 func TestPythonRejectsWrongKey(t *testing.T) {
 	c := startClient(t, pythonSpec(t), 60*time.Second)
-	m, err := c.NewMessage("execute_request", ExecuteRequest{Code: "print('forged')", UserExpressions: map[string]string{}})
+	m, err := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: "print('forged')", UserExpressions: map[string]string{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := c.Subscribe(m)
 	defer s.Close()
-	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), Shell, m, []byte("not-the-key")); err != nil {
+	if err := c.SendWithKey(kerneltest.Context(t, 5*time.Second), protocol.Shell, m, []byte("not-the-key")); err != nil {
 		t.Fatalf("SendWithKey: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

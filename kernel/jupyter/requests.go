@@ -10,6 +10,7 @@ import (
 	"github.com/go-zeromq/zmq4"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // NewMessage returns a request of type msgType carrying content (nil means
@@ -20,14 +21,14 @@ func (c *Client) NewMessage(msgType string, content any) (*Message, error) {
 
 // Send signs m with the connection key and sends it on ch without waiting
 // for an answer; see [Client.Subscribe] to collect one.
-func (c *Client) Send(ctx context.Context, ch Channel, m *Message) error {
+func (c *Client) Send(ctx context.Context, ch protocol.Channel, m *Message) error {
 	return c.send(ctx, ch, m, c.signer)
 }
 
 // SendWithKey is Send signing with key instead of the connection key (an
 // empty key sends an empty signature). It exists to test that a kernel
 // rejects messages from someone who does not know the key.
-func (c *Client) SendWithKey(ctx context.Context, ch Channel, m *Message, key []byte) error {
+func (c *Client) SendWithKey(ctx context.Context, ch protocol.Channel, m *Message, key []byte) error {
 	s, err := wire.NewSigner(wire.SchemeHMACSHA256, key)
 	if err != nil {
 		return err
@@ -37,8 +38,8 @@ func (c *Client) SendWithKey(ctx context.Context, ch Channel, m *Message, key []
 
 // send encodes m with s and writes it to the socket of ch. The write itself
 // does not watch ctx (zmq4 bounds it with the socket's 30 s timeout).
-func (c *Client) send(ctx context.Context, ch Channel, m *Message, s *wire.Signer) error {
-	if ch == IOPub || ch < 0 || int(ch) >= len(c.sockets) {
+func (c *Client) send(ctx context.Context, ch protocol.Channel, m *Message, s *wire.Signer) error {
+	if ch == protocol.IOPub || ch < 0 || int(ch) >= len(c.sockets) {
 		return fmt.Errorf("jupyter: cannot send on the %s channel", ch)
 	}
 	if err := ctx.Err(); err != nil {
@@ -62,9 +63,9 @@ func (c *Client) send(ctx context.Context, ch Channel, m *Message, s *wire.Signe
 // Request sends m on ch (shell or control) and returns the reply: the first
 // message whose parent is m arriving on ch or, for a control request, on
 // shell. The spec wants control replies on control; GoNB v0.11.4 alone
-// sends them on shell (the dlbd kernel's shim moves them to control), so
+// sends them on shell (the dlbd kernel's front end moves them to control), so
 // the reply's Channel field tells which happened.
-func (c *Client) Request(ctx context.Context, ch Channel, m *Message) (*Message, error) {
+func (c *Client) Request(ctx context.Context, ch protocol.Channel, m *Message) (*Message, error) {
 	s := c.Subscribe(m)
 	defer s.Close()
 	if err := c.Send(ctx, ch, m); err != nil {
@@ -75,7 +76,7 @@ func (c *Client) Request(ctx context.Context, ch Channel, m *Message) (*Message,
 		if err != nil {
 			return nil, fmt.Errorf("jupyter: waiting for the reply to %s on %s: %w", m.Header.MsgType, ch, err)
 		}
-		if r.Channel == ch || ch == Control && r.Channel == Shell {
+		if r.Channel == ch || ch == protocol.Control && r.Channel == protocol.Shell {
 			return r, nil
 		}
 	}
@@ -83,7 +84,7 @@ func (c *Client) Request(ctx context.Context, ch Channel, m *Message) (*Message,
 
 // call sends a request of type msgType with content on ch and decodes the
 // reply's content into reply.
-func (c *Client) call(ctx context.Context, ch Channel, msgType string, content, reply any) error {
+func (c *Client) call(ctx context.Context, ch protocol.Channel, msgType string, content, reply any) error {
 	m, err := c.NewMessage(msgType, content)
 	if err != nil {
 		return err
@@ -96,26 +97,26 @@ func (c *Client) call(ctx context.Context, ch Channel, msgType string, content, 
 }
 
 // KernelInfo sends kernel_info_request on shell and returns the reply.
-func (c *Client) KernelInfo(ctx context.Context) (KernelInfoReply, error) {
-	var r KernelInfoReply
-	err := c.call(ctx, Shell, "kernel_info_request", nil, &r)
+func (c *Client) KernelInfo(ctx context.Context) (protocol.KernelInfoReply, error) {
+	var r protocol.KernelInfoReply
+	err := c.call(ctx, protocol.Shell, "kernel_info_request", nil, &r)
 	return r, err
 }
 
 // Complete sends complete_request for code with the cursor at cursorPos
 // (in Unicode code points) and returns the reply.
-func (c *Client) Complete(ctx context.Context, code string, cursorPos int) (CompleteReply, error) {
-	var r CompleteReply
-	err := c.call(ctx, Shell, "complete_request", CompleteRequest{Code: code, CursorPos: cursorPos}, &r)
+func (c *Client) Complete(ctx context.Context, code string, cursorPos int) (protocol.CompleteReply, error) {
+	var r protocol.CompleteReply
+	err := c.call(ctx, protocol.Shell, "complete_request", protocol.CompleteRequest{Code: code, CursorPos: cursorPos}, &r)
 	return r, err
 }
 
 // IsComplete sends is_complete_request for code and returns the reply.
 // A kernel may ignore this request (GoNB v0.11.4 alone does; the dlbd
-// kernel's shim answers it): the call then ends with ctx's error.
-func (c *Client) IsComplete(ctx context.Context, code string) (IsCompleteReply, error) {
-	var r IsCompleteReply
-	err := c.call(ctx, Shell, "is_complete_request", IsCompleteRequest{Code: code}, &r)
+// kernel's front end answers it): the call then ends with ctx's error.
+func (c *Client) IsComplete(ctx context.Context, code string) (protocol.IsCompleteReply, error) {
+	var r protocol.IsCompleteReply
+	err := c.call(ctx, protocol.Shell, "is_complete_request", protocol.IsCompleteRequest{Code: code}, &r)
 	return r, err
 }
 
@@ -125,8 +126,8 @@ func (c *Client) IsComplete(ctx context.Context, code string) (IsCompleteReply, 
 // group. It does not wait for the cell to stop: its execute_reply says that.
 func (c *Client) Interrupt(ctx context.Context) error {
 	if c.spec.InterruptMode == "message" {
-		var r InterruptReply
-		if err := c.call(ctx, Control, "interrupt_request", nil, &r); err != nil {
+		var r protocol.InterruptReply
+		if err := c.call(ctx, protocol.Control, "interrupt_request", nil, &r); err != nil {
 			return err
 		}
 		if r.Status != "ok" {
@@ -146,8 +147,8 @@ func (c *Client) Shutdown(ctx context.Context) error { return c.ShutdownWith(ctx
 // ShutdownWith is Shutdown with the request's restart flag: true is what
 // Jupyter sends before it starts the kernel again (a restart).
 func (c *Client) ShutdownWith(ctx context.Context, restart bool) error {
-	var r ShutdownReply
-	if err := c.call(ctx, Control, "shutdown_request", ShutdownRequest{Restart: restart}, &r); err != nil {
+	var r protocol.ShutdownReply
+	if err := c.call(ctx, protocol.Control, "shutdown_request", protocol.ShutdownRequest{Restart: restart}, &r); err != nil {
 		return err
 	}
 	if r.Status != "" && r.Status != "ok" {
@@ -182,7 +183,7 @@ func (c *Client) Ping(ctx context.Context) error {
 			return fmt.Errorf("jupyter: heartbeat: earlier ping still unanswered: %w", ctx.Err())
 		}
 	}
-	payload := []byte("ping-" + newID())
+	payload := []byte("ping-" + protocol.NewID())
 	if err := c.hb.Send(zmq4.NewMsg(payload)); err != nil {
 		return fmt.Errorf("jupyter: heartbeat: send: %w", err)
 	}
@@ -218,7 +219,7 @@ func (c *Client) waitReady(ctx context.Context) error {
 			return err
 		}
 		s := c.Subscribe(m)
-		err = c.Send(ctx, Shell, m)
+		err = c.Send(ctx, protocol.Shell, m)
 		replied, published := false, false
 		for err == nil && !(replied && published) {
 			// Wait for the reply as long as ctx allows; once it has come,
@@ -233,8 +234,8 @@ func (c *Client) waitReady(ctx context.Context) error {
 			if err != nil {
 				break
 			}
-			replied = replied || r.Channel == Shell
-			published = published || r.Channel == IOPub
+			replied = replied || r.Channel == protocol.Shell
+			published = published || r.Channel == protocol.IOPub
 		}
 		s.Close()
 		switch {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // TestDLBDShutdownWhileCellRuns shuts the stateful kernel down, or asks it
@@ -31,13 +32,13 @@ func TestDLBDShutdownWhileCellRuns(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/restart=%v", cell.name, restart), func(t *testing.T) {
 				c := startDLBDMode(t, "stateful")
 				run(t, c, "%%\nfmt.Println(\"listo\")") // the host runs
-				m, err := c.NewMessage("execute_request", ExecuteRequest{Code: cell.code, UserExpressions: map[string]string{}})
+				m, err := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: cell.code, UserExpressions: map[string]string{}})
 				if err != nil {
 					t.Fatal(err)
 				}
 				sub := c.Subscribe(m)
 				defer sub.Close()
-				if err := c.Send(kerneltest.Context(t, 10*time.Second), Shell, m); err != nil {
+				if err := c.Send(kerneltest.Context(t, 10*time.Second), protocol.Shell, m); err != nil {
 					t.Fatal(err)
 				}
 				for ctx := kerneltest.Context(t, 3*time.Minute); ; {
@@ -45,7 +46,7 @@ func TestDLBDShutdownWhileCellRuns(t *testing.T) {
 					if err != nil {
 						t.Fatalf("waiting for the cell to run: %v", err)
 					}
-					var st Stream
+					var st protocol.Stream
 					if msg.Header.MsgType == "stream" && msg.DecodeContent(&st) == nil && strings.Contains(st.Text, "corriendo") {
 						break
 					}
@@ -63,7 +64,7 @@ func TestDLBDShutdownWhileCellRuns(t *testing.T) {
 				if out := c.Output(); strings.Contains(out, "panic:") || strings.Contains(out, "DATA RACE") {
 					t.Errorf("the kernel's output has a panic or a data race:\n%s", out)
 				}
-				var reply ExecuteReply
+				var reply protocol.ExecuteReply
 				for ctx := kerneltest.Context(t, time.Second); ; { // sent before the shutdown_reply
 					msg, err := sub.Next(ctx)
 					if err != nil {

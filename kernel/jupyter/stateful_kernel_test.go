@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // These tests check the stateful mode (the default) of the installed dlbd
@@ -146,7 +147,7 @@ func TestStatefulResetAndWho(t *testing.T) {
 	}
 	var shown string
 	for _, m := range ex.Outputs {
-		var d DisplayData
+		var d protocol.DisplayData
 		if m.Header.MsgType == "display_data" && m.DecodeContent(&d) == nil {
 			shown, _ = d.Data["text/plain"].(string)
 		}
@@ -186,7 +187,10 @@ func TestStatefulModeSwitch(t *testing.T) {
 func TestStatefulInterruptLoop(t *testing.T) {
 	c := startDLBD(t)
 	run(t, c, "import \"github.com/dlbd/dlbd/kernel\"\n%%\nvueltas := 0")
-	took, err := interruptCell(t, c, "%%\nctx := kernel.Context()\nfmt.Println(\"empieza\")\nfor ctx.Err() == nil {\n\tvueltas++\n\ttime.Sleep(time.Millisecond)\n}", 0)
+	// The cell prints after its first lap, so the interrupt (sent on that
+	// print) always finds vueltas > 0: printing before the loop let an
+	// interrupt land before the first lap (seen once under load).
+	took, err := interruptCell(t, c, "%%\nctx := kernel.Context()\nfor ctx.Err() == nil {\n\tvueltas++\n\tif vueltas == 1 {\n\t\tfmt.Println(\"empieza\")\n\t}\n\ttime.Sleep(time.Millisecond)\n}", 0)
 	var ce *CellError
 	if !errors.As(err, &ce) || ce.EName != "interrupt" {
 		t.Errorf("interrupted cell: %v; want an interrupt error", err)
@@ -205,7 +209,7 @@ func interruptCell(t *testing.T, c *Client, code string, wait time.Duration) (ti
 	done := make(chan error, 1)
 	started := make(chan struct{})
 	go func() {
-		req := ExecuteRequest{Code: code, StoreHistory: true}
+		req := protocol.ExecuteRequest{Code: code, StoreHistory: true}
 		once := false
 		_, err := c.ExecuteWith(kerneltest.Context(t, 3*time.Minute), req, func(m *Message) {
 			if m.Header.MsgType == "stream" && !once {
@@ -226,7 +230,7 @@ func interruptCell(t *testing.T, c *Client, code string, wait time.Duration) (ti
 }
 
 // kernelDirs returns the temporary directories of the kernel's processes:
-// the shim's private one (GoNB's TMPDIR is inside it) and the stateful
+// the front end's private one (GoNB's TMPDIR is inside it) and the stateful
 // session's, read from their environments.
 func kernelDirs(procs []Process) []string {
 	seen := map[string]bool{}
@@ -434,5 +438,38 @@ func TestStatefulInterruptDL(t *testing.T) {
 	}
 	if got := run(t, c, "%%\nfmt.Println(productos >= 0)"); got != "true\n" {
 		t.Errorf("after interrupting dl: %q; want the session and its values kept", got)
+	}
+}
+
+// TestStatefulLastExpressionIsExecuteResult: a body whose last line is an
+// expression shows its value as execute_result, with the cell's execution
+// count, after what the cell printed; a trailing ";" hides it.
+func TestStatefulLastExpressionIsExecuteResult(t *testing.T) {
+	c := startDLBD(t)
+	run(t, c, "%%\nx := 41")
+	ex, err := c.Execute(kerneltest.Context(t, 3*time.Minute), "%%\nfmt.Println(\"antes\")\nx + 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	var result protocol.ExecuteResult
+	for _, m := range ex.Outputs {
+		types = append(types, m.Header.MsgType)
+		if m.Header.MsgType == "execute_result" {
+			m.DecodeContent(&result)
+		}
+	}
+	if strings.Join(types, " ") != "stream execute_result" {
+		t.Errorf("outputs of a cell that prints and ends with x + 1: %v; want stream, then execute_result", types)
+	}
+	if result.Data["text/plain"] != "42" || result.ExecutionCount != ex.Reply.ExecutionCount {
+		t.Errorf("execute_result: %v (count %d); want text/plain 42 with the reply's count %d", result.Data, result.ExecutionCount, ex.Reply.ExecutionCount)
+	}
+	ex, err = c.Execute(kerneltest.Context(t, 3*time.Minute), "%%\nx + 1;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Outputs) != 0 {
+		t.Errorf("a last line ending in ';' showed %d outputs; want none", len(ex.Outputs))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // Subscription receives every message, on any channel, whose parent header
@@ -103,7 +104,7 @@ func (s *Subscription) Next(ctx context.Context) (*Message, error) {
 
 // readLoop receives, verifies and delivers the messages of one channel
 // until the client is closed (c.ctx ends, which also closes the socket).
-func (c *Client) readLoop(ch Channel) {
+func (c *Client) readLoop(ch protocol.Channel) {
 	defer c.readers.Done()
 	sock := c.sockets[ch]
 	for {
@@ -167,7 +168,7 @@ func (c *Client) deliver(m *Message) {
 
 // await returns the first message of s on channel ch whose type is
 // msgType, skipping the others.
-func await(ctx context.Context, s *Subscription, ch Channel, msgType string) (*Message, error) {
+func await(ctx context.Context, s *Subscription, ch protocol.Channel, msgType string) (*Message, error) {
 	for {
 		m, err := s.Next(ctx)
 		if err != nil {

@@ -164,30 +164,12 @@ func TestMessageParts(t *testing.T) {
 		t.Errorf("request parts parent %s, metadata %s, content %s; want {} each", p.ParentHeader, p.Metadata, p.Content)
 	}
 	reply := wireReply(t, m)
-	back, err := fromParts(Shell, reply)
+	back, err := fromParts(protocol.Shell, reply)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info KernelInfoReply
+	var info protocol.KernelInfoReply
 	if back.ParentHeader != m.Header || back.DecodeContent(&info) != nil || info.ProtocolVersion != "5.4" {
 		t.Errorf("fromParts = parent %+v, info %+v; want parent %+v, protocol 5.4", back.ParentHeader, info, m.Header)
-	}
-}
-
-func TestProtocolAtLeast(t *testing.T) {
-	tests := []struct {
-		version string
-		want    bool
-		wantErr bool
-	}{
-		{version: "5.3", want: true}, {version: "5.4", want: true}, {version: "6.0", want: true},
-		{version: "5.2", want: false}, {version: "4.9", want: false}, {version: "5.3.1", want: true},
-		{version: "5", wantErr: true}, {version: "five.3", wantErr: true}, {version: "", wantErr: true},
-	}
-	for _, tt := range tests {
-		got, err := KernelInfoReply{ProtocolVersion: tt.version}.ProtocolAtLeast(5, 3)
-		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("ProtocolAtLeast(%q, 5.3) = %v, %v; want %v, error %v", tt.version, got, err, tt.want, tt.wantErr)
-		}
 	}
 }

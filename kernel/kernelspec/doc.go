@@ -5,7 +5,7 @@
 // [Install] writes a kernelspec named "dlbd" into a project-local Jupyter
 // data directory (<repo>/.jupyter, found through JUPYTER_PATH), whose argv
 // runs `bin/dlbd launch`. That command starts the kernel behind the
-// protocol shim of package kernel/shim: the stateful executor (package
+// kernel's front end (package kernel/frontend): the stateful executor (package
 // kernel/stateful) for execute requests, and the stock GoNB binary
 // (github.com/janpfeifer/gonb, pinned in go.mod and built into <repo>/bin
 // by `make kernel`) for the process-per-cell mode and the rest of the

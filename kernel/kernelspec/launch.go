@@ -27,7 +27,7 @@ type LaunchOptions struct {
 }
 
 // Command returns the argv and environment that start GoNB for o, given the launcher's
-// own environment. It changes nothing; `dlbd launch` (through package kernel/shim) and
+// own environment. It changes nothing; `dlbd launch` (through package kernel/frontend) and
 // LaunchDirect run what it returns.
 func Command(o LaunchOptions, environ []string) (argv, env []string, err error) {
 	if !filepath.IsAbs(o.RepoDir) {
@@ -102,8 +102,8 @@ func KernelEnv(environ []string, repo, goBinDir, goModCache string) []string {
 	return env.Environ()
 }
 
-// LaunchDirect replaces the current process with GoNB, without the protocol
-// shim of package kernel/shim that `dlbd launch` normally puts in front of it
+// LaunchDirect replaces the current process with GoNB, without the kernel's
+// front end (package kernel/frontend) that `dlbd launch` normally puts in front of it
 // (`dlbd launch -direct`, to compare the two). It returns only on failure.
 func LaunchDirect(o LaunchOptions) error {
 	argv, env, err := Command(o, os.Environ())

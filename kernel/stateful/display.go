@@ -12,7 +12,7 @@ import (
 
 // Display is rich output a cell showed (gonbui.DisplayHTML and the like,
 // and so every viz chart): a Jupyter display_data, or update_display_data
-// when Update is set.
+// when Update is set; or the cell's result, when Result is set.
 type Display struct {
 	// Data maps MIME types to content ("text/html" -> "<b>hola</b>").
 	Data map[string]any
@@ -22,6 +22,11 @@ type Display struct {
 	ID string
 	// Update reports whether this replaces the display with ID.
 	Update bool
+	// Result reports whether this is the cell's result, the value of its
+	// last expression (kernel.ShowResult): a Jupyter execute_result, which
+	// the notebook labels with the cell's execution count. It comes after
+	// everything else the cell showed, at most once per cell.
+	Result bool
 }
 
 // displayReader decodes what gonbui writes on the display pipe of the

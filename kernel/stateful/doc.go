@@ -13,12 +13,16 @@
 // plugin in the session's workspace (a module dlbd.cells in a go.work that
 // uses this checkout), and asks the host to load and run it (package
 // kernel/stateful/host). Output and displays (gonbui, hence viz) come back
-// through [Output] while the cell runs.
+// through [Output] while the cell runs; the value of the cell's last line,
+// when it is an expression (x, model, t.Shape()), comes last, a
+// [Display] with Result set (Jupyter's execute_result; kernel.ShowResult
+// says which forms it has), and a ";" at the end of that line hides it.
 //
 // Magics: %reset drops every value and starts a new host; %who lists the
 // names that live on; %env and %cd set the environment and directory;
-// %mode switches the kernel between this mode and GoNB's process per cell
-// ([Result.Mode] tells the caller); %help lists them.
+// %help lists them. %mode, which switches between this mode and GoNB's
+// process per cell, belongs to the kernel's front end (package
+// kernel/frontend) and never reaches a Session.
 //
 // # Errors
 //
@@ -27,8 +31,9 @@
 // interrupts). When the host dies (os.Exit, a panic on another goroutine,
 // a crash, out of memory, an interrupted cell that would not stop, this
 // module's source changing under it) the result says in plain words that
-// the values are lost and which cells to run again; the next cell gets a
-// new host.
+// the values are lost and which cells to run again (those that ran to
+// their end: a cell that panicked would panic again, so the names only
+// such cells declared are named apart); the next cell gets a new host.
 //
 // # Concepts
 //

@@ -37,7 +37,7 @@ func (s *Session) Execute(ctx context.Context, code string, num int, out Output)
 		} else {
 			res = s.shell(ctx, num, cmd, out)
 		}
-		if res.Status != StatusOK || res.Mode != "" {
+		if res.Status != StatusOK {
 			return res
 		}
 	}
@@ -119,6 +119,12 @@ func (s *Session) runGo(ctx context.Context, r *running, c *cell.Cell, num int, 
 		if rep.Phase != host.PhaseLoad || rep.Status == host.StatusOK {
 			s.hist.Commit(o) // its variables exist, even after a panic in the body
 		}
+		if rep.Status == host.StatusOK {
+			s.hist.Completed(o)
+		}
+		if rep.Result != nil {
+			out.Display(Display{Data: rep.Result, Result: true})
+		}
 		return replyResult(rep)
 	}
 }
@@ -144,7 +150,7 @@ func (s *Session) hostDied(r *running, h *hostProc, num int) Result {
 	if s.closing() {
 		return shutdownResult(num, "while it ran")
 	}
-	cells := s.hist.Cells()
+	lost := lostValues(s.hist)
 	s.hist = compose.NewHistory(s.fset, s.index)
 	why := "ended: it " + h.p.Describe()
 	if crash, frames := host.ParseCrash(h.stderr.String()); crash != "" {
@@ -160,7 +166,7 @@ func (s *Session) hostDied(r *running, h *hostProc, num int) Result {
 	case h.p.ExitCode() == 128+int(syscall.SIGKILL):
 		why += " — was the machine out of memory?"
 	}
-	msg := fmt.Sprintf("the kernel's process for this notebook %s while %v ran. %s The next cell starts a new process.", why, cellpos.Pos{Cell: num}, lostValues(cells))
+	msg := fmt.Sprintf("the kernel's process for this notebook %s while %v ran. %s The next cell starts a new process.", why, cellpos.Pos{Cell: num}, lost)
 	ename := "kernel"
 	if interrupted {
 		ename = "interrupt"

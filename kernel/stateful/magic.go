@@ -23,13 +23,16 @@ const helpText = `Stateful dlbd kernel: the values a cell makes live on in the c
   %env NAME=VALUE       set an environment variable (cells, shell commands)
   %cd DIR               change the directory cells and shell commands run in
   %mode process         run each cell as a new process (GoNB), values do not live on;
-  %mode stateful        back to this mode (either switch forgets what lives on)
+  %mode stateful        back to this mode (each alone in its cell; either switch
+                        forgets what lives on)
   %help                 this text
 Each cell is a Go package: a later cell sees the exported (capitalised) fields and methods
 of an earlier cell's types, and methods are declared in the cell that declares their type.
 kernel.Context() is cancelled when you interrupt a cell: long loops can watch it and stop.`
 
-// magic runs one %command.
+// magic runs one %command. %mode is not one of them: the kernel's front
+// end (package kernel/frontend) owns the modes, and runs the cells that
+// hold %mode itself; one that reaches a Session is unknown here.
 func (s *Session) magic(ctx context.Context, m cell.Command, out Output) Result {
 	args := m.Args()
 	switch m.Name() {
@@ -39,11 +42,6 @@ func (s *Session) magic(ctx context.Context, m cell.Command, out Output) Result 
 		s.reset(out)
 	case "who":
 		s.who(out)
-	case "mode":
-		if len(args) != 1 || (args[0] != "process" && args[0] != "stateful") {
-			return errorResult("magic", fmt.Sprintf("Cell line %d: %%mode takes one word: process (each cell a new process, as GoNB) or stateful (values live on)", m.Line))
-		}
-		return Result{Status: "ok", Mode: args[0]}
 	case "env":
 		name, value, ok := strings.Cut(strings.Join(args, " "), "=")
 		if !ok && len(args) == 2 {
@@ -74,7 +72,7 @@ func (s *Session) magic(ctx context.Context, m cell.Command, out Output) Result 
 		s.o.WorkDir = dir
 		out.Stream("stdout", fmt.Sprintf("Changed directory to %q\n", dir))
 	default:
-		return errorResult("magic", fmt.Sprintf("%%%s (cell line %d) is not a magic of the stateful kernel, which knows %%%%, %%reset, %%who, %%env, %%cd, %%mode and %%help (see %%help); GoNB's other magics work after %%mode process", m.Name(), m.Line))
+		return errorResult("magic", fmt.Sprintf("%%%s (cell line %d) is not a magic of the stateful kernel, which knows %%%%, %%reset, %%who, %%env, %%cd, %%help and (alone in a cell) %%mode (see %%help); GoNB's other magics work after %%mode process", m.Name(), m.Line))
 	}
 	return okResult()
 }

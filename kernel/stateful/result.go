@@ -2,6 +2,7 @@ package stateful
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
@@ -9,16 +10,45 @@ import (
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 )
 
-// lostValues says which cells to run again.
-func lostValues(cells []int) string {
-	if len(cells) == 0 {
+// lostValues says which cells of h to run again: those that ran to their
+// end; the names that live on only from cells that failed are named apart.
+func lostValues(h *compose.History) string {
+	cells, unfinished := h.Cells(), h.Unfinished()
+	if len(cells) == 0 && len(unfinished) == 0 {
 		return "No values were lost."
 	}
+	msg := "The values of the earlier cells are lost."
+	if len(cells) > 0 {
+		msg = fmt.Sprintf("The values of the earlier cells are lost: run again the cells %s (in that order) for the names they declared.", cellList(cells))
+	}
+	if len(unfinished) > 0 {
+		var names []string
+		var failed []int
+		seen := map[int]bool{}
+		for _, s := range unfinished {
+			names = append(names, s.Name)
+			if !seen[s.Cell.Num] {
+				seen[s.Cell.Num] = true
+				failed = append(failed, s.Cell.Num)
+			}
+		}
+		sort.Ints(failed)
+		what := "The name " + names[0] + " comes"
+		if len(names) > 1 {
+			what = "The names " + strings.Join(names, ", ") + " come"
+		}
+		msg += fmt.Sprintf(" %s from cells that did not run to their end (%s, stopped by a panic or an interrupt): run them again once they can.", what, cellList(failed))
+	}
+	return msg
+}
+
+// cellList writes cell numbers as "[1], [3]".
+func cellList(cells []int) string {
 	names := make([]string, len(cells))
 	for i, c := range cells {
 		names[i] = fmt.Sprintf("[%d]", c)
 	}
-	return fmt.Sprintf("The values of the earlier cells are lost: run again the cells %s (in that order) for the names they declared.", strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // okResult is a cell that ran.

@@ -72,9 +72,6 @@ type Result struct {
 	// EName, EValue and Traceback describe an error as Jupyter shows it.
 	EName, EValue string
 	Traceback     []string
-	// Mode, when not "", asks the caller to switch the kernel to that mode
-	// ("process" or "stateful") for the next cells (%mode).
-	Mode string
 }
 
 // Session is one kernel's stateful executor.
@@ -117,6 +114,8 @@ type Session struct {
 
 	sink sinkBox
 	env  map[string]string // %env settings, applied to new hosts and shells
+
+	comp completer // Complete and Inspect (complete.go)
 }
 
 // sinkBox holds the Output of the cell that is running (or ran last):

@@ -46,12 +46,12 @@ func (s *Session) checkSources(ctx context.Context, out Output) *Result {
 // the package index read again, and a message for the student. It returns
 // a result only when that fails.
 func (s *Session) sourceChanged(ctx context.Context, pkg string, out Output) *Result {
-	cells := s.hist.Cells()
+	lost := lostValues(s.hist)
 	if s.h != nil {
 		s.h.kill()
 		s.h = nil
 	}
-	out.Stream("stderr", fmt.Sprintf("The source of %s changed since this notebook's session started: the kernel's process was rebuilt with it. %s\n", pkg, lostValues(cells)))
+	out.Stream("stderr", fmt.Sprintf("The source of %s changed since this notebook's session started: the kernel's process was rebuilt with it. %s\n", pkg, lost))
 	bin, err := s.buildHost(ctx)
 	if err != nil {
 		r := errorResult("kernel", err.Error())

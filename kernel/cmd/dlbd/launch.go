@@ -6,22 +6,22 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/dlbd/dlbd/kernel/frontend"
 	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/kernelspec"
-	"github.com/dlbd/dlbd/kernel/shim"
 	"github.com/dlbd/dlbd/kernel/stateful"
 )
 
 // runLaunch starts the kernel for Jupyter: the stateful executor and GoNB
-// behind the protocol shim, or GoNB alone with -direct. It ignores ctx:
+// behind the kernel's front end, or GoNB alone with -direct. It ignores ctx:
 // SIGINT must reach the kernel as an interrupt, not stop the launcher (the
-// shim forwards it).
+// front end forwards it).
 func runLaunch(_ context.Context, args []string) error {
 	fs := newFlagSet("launch")
 	repo := fs.String("repo", "", "absolute root of the dlbd checkout")
-	direct := fs.Bool("direct", false, "run GoNB alone, without the protocol shim (for comparisons)")
+	direct := fs.Bool("direct", false, "run GoNB alone, without the kernel's front end (for comparisons)")
 	mode := fs.String("mode", os.Getenv("DLBD_MODE"), "the mode cells start in: stateful (values live on) or process (a process per cell, GoNB); default $DLBD_MODE, else stateful")
-	maxMessage := fs.Int64("max-message", envInt64("DLBD_MAX_MESSAGE", shim.DefaultMaxMessage), "largest message accepted from Jupyter, in bytes, checked while it is read (default $DLBD_MAX_MESSAGE, else 64 MiB)")
+	maxMessage := fs.Int64("max-message", envInt64("DLBD_MAX_MESSAGE", frontend.DefaultMaxMessage), "largest message accepted from Jupyter, in bytes, checked while it is read (default $DLBD_MAX_MESSAGE, else 64 MiB)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -31,10 +31,10 @@ func runLaunch(_ context.Context, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("launch: want exactly one connection file argument, got %d", fs.NArg())
 	}
-	switch *mode {
-	case "", shim.ModeStateful, shim.ModeProcess:
+	switch frontend.Mode(*mode) {
+	case "", frontend.ModeStateful, frontend.ModeProcess:
 	default:
-		return fmt.Errorf("launch: -mode %q: want %s or %s", *mode, shim.ModeStateful, shim.ModeProcess)
+		return fmt.Errorf("launch: -mode %q: want %s or %s", *mode, frontend.ModeStateful, frontend.ModeProcess)
 	}
 	o := kernelspec.LaunchOptions{RepoDir: *repo, ConnectionFile: fs.Arg(0)}
 	if *direct {
@@ -44,7 +44,7 @@ func runLaunch(_ context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("launch: %w", err)
 	}
-	status, err := shim.Run(context.Background(), shim.Options{
+	status, err := frontend.Run(context.Background(), frontend.Options{
 		ConnectionFile: o.ConnectionFile,
 		Command: func(connectionFile string) ([]string, []string, error) {
 			inner := o
@@ -53,8 +53,8 @@ func runLaunch(_ context.Context, args []string) error {
 		},
 		Guard:      []string{exe, "guard"},
 		MaxMessage: *maxMessage,
-		Mode:       *mode,
-		Executor: func(guard *proc.Guard, env []string) (shim.Executor, error) {
+		Mode:       frontend.Mode(*mode),
+		Executor: func(guard *proc.Guard, env []string) (frontend.Executor, error) {
 			if err := stateful.Supported(env); err != nil {
 				return nil, err
 			}

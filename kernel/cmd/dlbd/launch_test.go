@@ -16,7 +16,7 @@ func TestLaunchArguments(t *testing.T) {
 	}
 }
 
-// TestLaunchReportsMissingKernel runs the shim path up to the point where
+// TestLaunchReportsMissingKernel runs the front end's path up to the point where
 // it asks package kernel for GoNB's command line, in a checkout without
 // bin/gonb: the error must name the fix.
 func TestLaunchReportsMissingKernel(t *testing.T) {

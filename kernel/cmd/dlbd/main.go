@@ -1,7 +1,7 @@
 // Command dlbd installs, launches and checks the dlbd Jupyter kernel.
 //
 //	dlbd install [-repo DIR] [-jupyter-dir DIR] [-env KEY=VALUE]...   write the kernelspec
-//	dlbd launch -repo DIR [-direct] [-mode M] CONNECTION_FILE         start the kernel behind the protocol shim (kernel.json runs this)
+//	dlbd launch -repo DIR [-direct] [-mode M] CONNECTION_FILE         start the kernel behind its front end (kernel.json runs this)
 //	dlbd warm [-repo DIR]                                             warm the build cache for stateful cells (setup runs it)
 //	dlbd guard                                                        the kernel's guard process (started by launch)
 //	dlbd notebooks [-out DIR] [-html DIR] NOTEBOOK...                 execute notebooks, report failed cells

@@ -1,6 +1,8 @@
-// Package cellctx holds the context of the cell that is running, which the
-// stateful kernel's host sets and package kernel hands to notebooks
-// (kernel.Context).
+// Package cellctx holds what the stateful kernel's host and package kernel
+// share about the cell that is running: its context, which the host sets
+// and package kernel hands to notebooks (kernel.Context), and its result,
+// which package kernel records (kernel.ShowResult) and the host sends to
+// the kernel.
 package cellctx
 
 import (

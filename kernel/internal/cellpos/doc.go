@@ -23,6 +23,6 @@
 //   - Cell number: the cell's execution count when it ran, as Jupyter
 //     shows it in "In [N]".
 //   - GoNB's process mode writes its own "[[ Cell [N] Line L ]]" into the
-//     traces of a cell's program; package kernel/shim reads that format
+//     traces of a cell's program; package kernel/frontend reads that format
 //     (GoNB's fact) and writes with this package what the kernel shows.
 package cellpos

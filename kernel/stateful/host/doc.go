@@ -13,7 +13,9 @@
 // calls its Run function on a goroutine of its own, recovers a panic and
 // names the cell lines it went through, and then writes an end marker on
 // stdout and stderr, so that the session knows every byte the cell printed
-// has arrived before it replies to Jupyter.
+// has arrived before it replies to Jupyter. The reply carries the cell's
+// result, the value of its last expression (kernel.ShowResult), which the
+// session shows after everything the cell printed.
 //
 // SIGINT interrupts the running cell: its context (kernel.Context in the
 // cell, and the dl operations watching it) is cancelled. A cell that does

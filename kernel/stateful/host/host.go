@@ -84,6 +84,9 @@ type Reply struct {
 	EName     string   `json:"ename,omitempty"`
 	EValue    string   `json:"evalue,omitempty"`
 	Traceback []string `json:"traceback,omitempty"`
+	// Result is the cell's result, the value of its last expression by
+	// MIME type (kernel.ShowResult); nil when it has none.
+	Result map[string]any `json:"result,omitempty"`
 }
 
 // Options configures [Serve].
@@ -118,6 +121,7 @@ func Serve(o Options) error {
 			mu.Unlock()
 		}
 	}()
+	cellctx.KeepResults() // a cell's result goes in its reply
 	enc := json.NewEncoder(o.Replies)
 	sc := bufio.NewScanner(o.Requests)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -144,7 +148,9 @@ func Serve(o Options) error {
 		if o.BeforeCell != nil {
 			o.BeforeCell(ctx)
 		}
+		cellctx.TakeResult() // none left from a goroutine of an earlier cell
 		rep := run(req)
+		rep.Result = cellctx.TakeResult()
 		if rep.Status == StatusOK && ctx.Err() != nil {
 			// The cell saw the interrupt (kernel.Context) and returned.
 			rep.Status, rep.EName, rep.EValue = StatusInterrupted, "interrupt", cellpos.At("interrupted", cellpos.Pos{Cell: req.Cell})
@@ -213,7 +219,7 @@ func run(req Request) Reply {
 }
 
 // panicked describes the panic r with the cell lines of stack, innermost
-// first, in the format of the shim for process cells:
+// first, in the format of the front end for process cells:
 // "boom (Cell [2] Line 3)" and "\tcell2.f(...) [[ Cell [2] Line 3 ]]".
 func panicked(req Request, phase Phase, r any, stack []byte) Reply {
 	msg := fmt.Sprint(r)

@@ -1,9 +1,16 @@
 package host
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +62,61 @@ func TestParseCrash(t *testing.T) {
 				t.Errorf("ParseCrash(%q) = %q, %q; want %q, %q", tt.stderr, crash, frames, tt.crash, tt.frames)
 			}
 		})
+	}
+}
+
+// buildPlugin builds a plugin whose Run is body, in a module that uses this
+// checkout, and returns its path.
+func buildPlugin(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	repo, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":  "module plugintest\n\ngo 1.26.0\n",
+		"go.work": fmt.Sprintf("go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n", repo),
+		"main.go": "package main\n\nimport \"github.com/dlbd/dlbd/kernel\"\n\nfunc Run() {\n" + body + "\n}\n\nvar _ = kernel.ShowResult\n\nfunc main() {}\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	so := filepath.Join(dir, "cell.so")
+	cmd := exec.Command("go", "build", "-buildmode=plugin", "-o", so, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=1", "GOWORK=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -buildmode=plugin: %v\n%s", err, out)
+	}
+	return so
+}
+
+func TestServeReplyCarriesResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a plugin")
+	}
+	so := buildPlugin(t, "kernel.ShowResult(42)")
+	var requests strings.Builder
+	for id, plugin := range []string{so, filepath.Join(t.TempDir(), "missing.so")} {
+		line, _ := json.Marshal(Request{ID: id + 1, Plugin: plugin, Cell: id + 1})
+		requests.Write(append(line, '\n'))
+	}
+	var replies bytes.Buffer
+	if err := Serve(Options{Requests: strings.NewReader(requests.String()), Replies: &replies, Marker: "\x1etest-end:"}); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&replies)
+	var first, second Reply
+	if err := errors.Join(dec.Decode(&first), dec.Decode(&second)); err != nil {
+		t.Fatalf("decode replies %q: %v", replies.String(), err)
+	}
+	if want := map[string]any{"text/plain": "42"}; first.Status != StatusOK || !reflect.DeepEqual(first.Result, want) {
+		t.Errorf("reply of a cell that shows 42 = %+v; want status ok and result %v", first, want)
+	}
+	if second.Status != StatusError || second.Result != nil {
+		t.Errorf("reply of a cell that did not load = %+v; want an error and no result", second)
 	}
 }

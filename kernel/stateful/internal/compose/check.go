@@ -100,10 +100,20 @@ func (u *unit) check() error {
 		return u.fail()
 	}
 	lifted := u.bodyVarPositions()
+	notUsed := map[token.Pos]bool{}
+	for _, e := range terrs {
+		if strings.HasSuffix(e.Msg, " is not used") {
+			notUsed[e.Pos] = true
+		}
+	}
+	u.last = u.findLastExpr(notUsed)
 	u.unused = map[int]bool{}
 	for _, e := range terrs {
 		if e.Soft && lifted[e.Pos] && strings.Contains(e.Msg, "declared and not used") {
 			continue // it lives on: later cells may use it
+		}
+		if u.last != nil && e.Pos == u.last.x.Pos() && strings.HasSuffix(e.Msg, " is not used") {
+			continue // the cell's result: shown, or discarded after ";"
 		}
 		if e.Soft && strings.Contains(e.Msg, "imported") && strings.HasSuffix(e.Msg, "not used") {
 			if i := u.importAt(e.Pos); i >= 0 {
@@ -111,7 +121,7 @@ func (u *unit) check() error {
 				continue
 			}
 		}
-		u.problem(u.h.fset.Position(e.Pos), e.Msg)
+		u.problem(u.h.fset.Position(e.Pos), e.Msg+u.habitHint(e))
 	}
 	if len(u.errs) > 0 {
 		return u.fail()

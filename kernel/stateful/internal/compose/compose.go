@@ -53,6 +53,7 @@ type unit struct {
 	ed      *editor
 	errs    []Problem
 	unused  map[int]bool // header imports the cell does not use
+	last    *lastExpr    // the body's last expression, shown or discarded
 }
 
 // Compose type-checks a cell against the history and returns the source of

@@ -23,6 +23,13 @@
 //   - every unexported name gets an exported handle (a pointer for a
 //     variable, an alias for a type, a function value or a generic
 //     wrapper for a function, a constant), which later cells use;
+//   - the body's last statement, when it is an expression with one value
+//     (a name, a field, an operation, a call with one result), becomes
+//     kernel.ShowResult(x), which shows it as the cell's result, as
+//     IPython shows a cell's last line; ended by ";" it is not shown
+//     (it becomes _ = x). A call with no result or with several
+//     (fmt.Println returns two) and a receive (<-done) stay as they are:
+//     Go runs them as statements, and the cell shows nothing more;
 //   - //line directives keep every position in terms of the cell
 //     ("dlbd-cell-N:line:col"), so compiler errors and stack traces name
 //     cell lines (package kernel/internal/cellpos owns these names and
@@ -30,14 +37,20 @@
 //
 // [History.Commit] records the cell's names once the cell has loaded;
 // names a later cell declares again shadow the earlier ones for the cells
-// after it, as in Python.
+// after it, as in Python. [History.Completed] records that the cell ran
+// to its end, and [History.Cells] lists only such cells to run again
+// after the values are lost.
 //
 // # Errors
 //
 // A cell that does not type-check gives an [*Error] with one [Problem] per
 // error, each with its cell line, in the words of the Go type checker,
 // plus a hint where the stateful model is the cause (a method on a type
-// of an earlier cell, an unexported field of one).
+// of an earlier cell, an unexported field of one), and a hint in Spanish,
+// the course's language ("pista: ..."), where a habit of Python meets a
+// rule of Go: a variable that is not used (for range N for a loop that
+// needs none), a value alone on a line that is not the last, statements
+// outside the body (above the %% line, or in a cell without one).
 //
 // # Concepts
 //

@@ -88,7 +88,7 @@ func (u *unit) generate() (*Output, error) {
 	fmt.Fprintf(&decls, "var %s = []any{%s}\n", VarsHandle, strings.Join(vars, ", "))
 
 	var body strings.Builder
-	body.WriteString(u.ed.render(u.lay.bodyStart, u.lay.bodyEnd))
+	body.WriteString(u.renderBody())
 	if len(keep) > 0 {
 		body.WriteString("\n" + lineDirective(cellpos.GeneratedFile, 1, 0))
 		for _, name := range keep {

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"sync/atomic"
 
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 )
@@ -42,6 +43,8 @@ type CellPkg struct {
 	// refs maps each object the cell declares to the exported identifier
 	// that reaches it from other packages.
 	refs map[types.Object]string
+	// completed reports whether the cell ran to its end ([History.Completed]).
+	completed bool
 }
 
 // Where returns the cell as messages name it: "Cell [3]".
@@ -58,6 +61,10 @@ type Symbol struct {
 	obj  types.Object
 }
 
+// Object returns the symbol's go/types object, declared in its cell's
+// package; completion type-checks against it.
+func (s *Symbol) Object() types.Object { return s.obj }
+
 // TypeString returns the symbol's type as Go writes it, packages by name
 // ("*nn.MLP", "func(x float64) float64").
 func (s *Symbol) TypeString() string {
@@ -66,11 +73,15 @@ func (s *Symbol) TypeString() string {
 
 // History is what the cells of one session have declared so far. The zero
 // value is not usable; make one with [NewHistory]. It is not safe for
-// concurrent use.
+// concurrent use, except [History.Symbols], which completion calls while
+// a cell composes and commits.
 type History struct {
 	fset *token.FileSet
 	imp  Importer
 	syms map[string]*Symbol
+	// symbols is Symbols' answer, sorted, replaced (never changed) by
+	// Commit.
+	symbols atomic.Pointer[[]*Symbol]
 	// owner maps every object of every committed cell (latest or shadowed)
 	// to its cell, for references that reach an earlier cell's object
 	// through a later one's types.
@@ -82,19 +93,16 @@ type History struct {
 // NewHistory returns an empty history whose cells import packages
 // through imp, positions recorded in fset.
 func NewHistory(fset *token.FileSet, imp Importer) *History {
-	return &History{fset: fset, imp: imp, syms: map[string]*Symbol{},
+	h := &History{fset: fset, imp: imp, syms: map[string]*Symbol{},
 		owner: map[types.Object]*CellPkg{}, pkgs: map[*types.Package]*CellPkg{}}
+	h.symbols.Store(&[]*Symbol{})
+	return h
 }
 
-// Symbols returns the names that live on, sorted.
-func (h *History) Symbols() []*Symbol {
-	out := make([]*Symbol, 0, len(h.syms))
-	for _, s := range h.syms {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+// Symbols returns the names that live on, sorted; the caller must not
+// change the slice. It is safe to call while another goroutine commits a
+// cell: it returns the names before or after that cell.
+func (h *History) Symbols() []*Symbol { return *h.symbols.Load() }
 
 // Lookup returns the symbol a later cell would see under name.
 func (h *History) Lookup(name string) (*Symbol, bool) {
@@ -113,19 +121,44 @@ func (h *History) Commit(o *Output) {
 	for _, s := range o.Defines {
 		h.syms[s.Name] = s
 	}
+	syms := make([]*Symbol, 0, len(h.syms))
+	for _, s := range h.syms {
+		syms = append(syms, s)
+	}
+	sort.Slice(syms, func(i, j int) bool { return syms[i].Name < syms[j].Name })
+	h.symbols.Store(&syms)
 }
 
-// Cells returns the numbers of the cells whose names live on, sorted: the
-// cells to run again after the session's values are lost.
+// Completed records that o's cell, committed, ran to its end: no panic,
+// no interrupt. Only such cells are worth running again after the
+// session's values are lost; a cell that panicked would panic again.
+func (h *History) Completed(o *Output) { o.Pkg.completed = true }
+
+// Cells returns the numbers of the cells that ran to their end and whose
+// names live on, sorted: the cells to run again after the session's
+// values are lost.
 func (h *History) Cells() []int {
 	seen := map[int]bool{}
 	var out []int
 	for _, s := range h.syms {
-		if !seen[s.Cell.Num] {
+		if s.Cell.completed && !seen[s.Cell.Num] {
 			seen[s.Cell.Num] = true
 			out = append(out, s.Cell.Num)
 		}
 	}
 	sort.Ints(out)
+	return out
+}
+
+// Unfinished returns the names that live on from cells that did not run
+// to their end (a panic or an interrupt in the body), sorted: running
+// [History.Cells] again does not bring them back.
+func (h *History) Unfinished() []*Symbol {
+	var out []*Symbol
+	for _, s := range h.Symbols() {
+		if !s.Cell.completed {
+			out = append(out, s)
+		}
+	}
 	return out
 }

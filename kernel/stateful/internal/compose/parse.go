@@ -78,7 +78,7 @@ func (u *unit) syntaxErrors(err error) error {
 		}
 		msg := e.Msg
 		if strings.HasPrefix(msg, "expected declaration") && e.Pos.Filename == u.file {
-			msg += " (statements go in the body, after a line %%)"
+			msg += statementsHint(u.in.HasBody)
 		}
 		u.problem(e.Pos, msg)
 	}

@@ -1,0 +1,185 @@
+package frontend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/jupyter"
+	"github.com/dlbd/dlbd/kernel/protocol"
+	"github.com/dlbd/dlbd/kernel/stateful"
+)
+
+// fakeExecutor stands for the stateful executor: it prints "stateful
+// <code>", fails the cell "falla" after half a second, and runs the cell
+// "espera" until Close or Interrupt.
+type fakeExecutor struct {
+	unavailable error
+	closed      chan struct{}
+	closeOnce   sync.Once
+	interrupted chan struct{}
+}
+
+func newFakeExecutor(unavailable error) *fakeExecutor {
+	return &fakeExecutor{unavailable: unavailable, closed: make(chan struct{}), interrupted: make(chan struct{}, 1)}
+}
+
+func (f *fakeExecutor) Available() error { return f.unavailable }
+
+func (f *fakeExecutor) Execute(_ context.Context, code string, num int, out stateful.Output) stateful.Result {
+	out.Stream("stdout", "stateful "+code+"\n")
+	if code == "falla" {
+		time.Sleep(500 * time.Millisecond) // as a cell compiles: the requests behind it queue up
+		return stateful.Result{Status: "error", EName: "panic", EValue: "falló", Traceback: []string{"panic: falló"}}
+	}
+	if code == "espera" {
+		select {
+		case <-f.closed:
+			return stateful.Result{Status: "error", EName: "shutdown", EValue: "the kernel is shutting down"}
+		case <-f.interrupted:
+			return stateful.Result{Status: "error", EName: "interrupt", EValue: "interrupted"}
+		}
+	}
+	return stateful.Result{Status: "ok"}
+}
+
+func (f *fakeExecutor) Interrupt() {
+	select {
+	case f.interrupted <- struct{}{}:
+	default:
+	}
+}
+
+func (f *fakeExecutor) Close() error {
+	f.closeOnce.Do(func() { close(f.closed) })
+	return nil
+}
+
+// runCode runs code and returns its stdout and execution count.
+func runCode(t *testing.T, c *jupyter.Client, code string) (string, int) {
+	t.Helper()
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), code)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v", code, err)
+	}
+	return ex.Stdout(), ex.Reply.ExecutionCount
+}
+
+func TestModesShareOneQueueAndCount(t *testing.T) {
+	c := start(t, "frontend-stateful")
+	steps := []struct {
+		code, stdout string
+		count        int
+	}{
+		{"uno", "stateful uno\n", 1},
+		{"%mode process", "Process mode", 2},
+		{"dos", "dos\n", 3}, // GoNB (the fake kernel) counts 1: the front end renumbers
+		{"%mode stateful", "Stateful mode", 4},
+		{"tres", "stateful tres\n", 5},
+	}
+	for _, st := range steps {
+		out, n := runCode(t, c, st.code)
+		if !strings.Contains(out, st.stdout) || n != st.count {
+			t.Errorf("Execute(%q) = stdout %q, count %d; want %q, %d", st.code, out, n, st.stdout, st.count)
+		}
+	}
+}
+
+func TestUnavailableExecutorFallsBackToProcesses(t *testing.T) {
+	c := start(t, "frontend-unavailable")
+	ex, err := c.Execute(kerneltest.Context(t, 10*time.Second), "hola")
+	if err != nil || ex.Stdout() != "hola\n" {
+		t.Fatalf("Execute = stdout %q, %v; want the fake kernel's hola", ex.Stdout(), err)
+	}
+	if e := ex.Stderr(); !strings.Contains(e, "stateful mode is unavailable (no C compiler (gcc) on PATH)") {
+		t.Errorf("stderr %q; want the reason the stateful mode is off", e)
+	}
+}
+
+func TestFailedCellAbortsQueuedOnes(t *testing.T) {
+	c := start(t, "frontend-stateful")
+	var subs []*jupyter.Subscription
+	for _, code := range []string{"falla", "otra", "y otra"} {
+		m, _ := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: code, UserExpressions: map[string]string{}, StopOnError: true})
+		subs = append(subs, c.Subscribe(m))
+		if err := c.Send(kerneltest.Context(t, 5*time.Second), protocol.Shell, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"error", "aborted", "aborted"}
+	for i, s := range subs {
+		ctx := kerneltest.Context(t, 10*time.Second)
+		for {
+			m, err := s.Next(ctx)
+			if err != nil {
+				t.Fatalf("request %d: %v", i, err)
+			}
+			if m.Header.MsgType == "execute_reply" {
+				var r protocol.ExecuteReply
+				m.DecodeContent(&r)
+				if r.Status != want[i] {
+					t.Errorf("request %d: status %q; want %q (a failed cell aborts the ones queued behind it)", i, r.Status, want[i])
+				}
+				break
+			}
+		}
+		s.Close()
+	}
+}
+
+// TestShutdownAnswersRunningCellFirst sends shutdown_request (and, in a
+// second kernel, a restart's) while a stateful cell runs and another
+// waits: the running cell gets its error reply and the waiting one
+// "aborted" before the shutdown completes, and the kernel exits 0.
+func TestShutdownAnswersRunningCellFirst(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restart=%v", restart), func(t *testing.T) {
+			c := start(t, "frontend-stateful")
+			var subs []*jupyter.Subscription
+			for _, code := range []string{"espera", "otra"} {
+				m, _ := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: code, UserExpressions: map[string]string{}, StopOnError: true})
+				subs = append(subs, c.Subscribe(m))
+				if err := c.Send(kerneltest.Context(t, 5*time.Second), protocol.Shell, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for ctx := kerneltest.Context(t, 10*time.Second); ; {
+				m, err := subs[0].Next(ctx)
+				if err != nil {
+					t.Fatalf("waiting for the cell to run: %v", err)
+				}
+				if m.Header.MsgType == "stream" {
+					break
+				}
+			}
+			if err := c.ShutdownWith(kerneltest.Context(t, 10*time.Second), restart); err != nil {
+				t.Fatalf("shutdown: %v", err)
+			}
+			if code := c.ExitCode(); code != 0 {
+				t.Errorf("kernel exit status %d after shutdown; want 0\n%s", code, c.Output())
+			}
+			for i, want := range []string{"error", "aborted"} {
+				ctx := kerneltest.Context(t, time.Second) // sent before the shutdown_reply
+				for {
+					m, err := subs[i].Next(ctx)
+					if err != nil {
+						t.Fatalf("request %d: no execute_reply by the shutdown: %v", i, err)
+					}
+					if m.Header.MsgType != "execute_reply" {
+						continue
+					}
+					var r protocol.ExecuteReply
+					m.DecodeContent(&r)
+					if r.Status != want || (i == 0 && r.EName != "shutdown") {
+						t.Errorf("request %d: execute_reply %s %s; want %s", i, r.Status, r.EName, want)
+					}
+					break
+				}
+			}
+		})
+	}
+}

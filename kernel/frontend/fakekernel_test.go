@@ -1,0 +1,201 @@
+package frontend
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/dlbd/dlbd/kernel/internal/wire"
+	"github.com/dlbd/dlbd/kernel/protocol"
+)
+
+// fakeKernel imitates GoNB v0.11.4 on the wire, deviations included, so
+// that the front end can be tested without compiling Go cells:
+//   - it exits on a message with a bad signature or too few frames;
+//   - it sends replies to control requests on its shell socket, addressed
+//     to the identities of the request;
+//   - it uses the request's identities as IOPub topic;
+//   - a cell "panic" prints a panic on stderr and replies "exit status 2";
+//   - it answers is_complete_request with the status "forwarded", which
+//     no correct front end lets happen.
+//
+// Other cells: "input" asks for a line on stdin and prints it, "stop
+// heartbeat" stops echoing pings, anything else is printed on stdout.
+// SIGTERM makes it exit with status 7; SIGINT creates the file
+// $FRONTEND_TEST_READY.sigint.
+type fakeKernel struct {
+	signer *wire.Signer
+	socks  [protocol.NumChannels]zmq4.Socket
+	mu     [protocol.NumChannels]sync.Mutex
+	count  atomic.Int64
+	hbStop atomic.Bool
+	inputs chan wire.Parts
+	done   chan int // the exit status, once shutdown was requested
+}
+
+// runFakeKernel serves the connection file until shutdown and returns the
+// exit status.
+func runFakeKernel(connFile string) int {
+	ci, err := protocol.ReadConnectionFile(connFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake kernel:", err)
+		return 2
+	}
+	signer, _ := wire.NewSigner(ci.SignatureScheme, []byte(ci.Key))
+	f := &fakeKernel{signer: signer, inputs: make(chan wire.Parts, 1), done: make(chan int, 1)}
+	ctx := context.Background()
+	f.socks = [protocol.NumChannels]zmq4.Socket{zmq4.NewRouter(ctx), zmq4.NewRouter(ctx), zmq4.NewRouter(ctx), zmq4.NewPub(ctx), zmq4.NewRep(ctx)}
+	for ch, ep := range endpoints(ci) {
+		if err := f.socks[ch].Listen(ep); err != nil {
+			fmt.Fprintln(os.Stderr, "fake kernel:", err)
+			return 2
+		}
+	}
+	ready := os.Getenv("FRONTEND_TEST_READY")
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGINT && ready != "" { // an interrupt: say so, go on
+				os.WriteFile(ready+".sigint", nil, 0o644)
+				continue
+			}
+			fmt.Println("fake kernel: SIGTERM")
+			os.Exit(7)
+		}
+	}()
+	if ready != "" {
+		os.WriteFile(ready, []byte(fmt.Sprint(os.Getpid())), 0o644)
+	}
+	go f.heartbeat()
+	go f.serve(protocol.Stdin)
+	go f.serve(protocol.Control)
+	go f.serve(protocol.Shell)
+	code := <-f.done
+	time.Sleep(50 * time.Millisecond) // let the last reply leave
+	return code
+}
+
+// heartbeat echoes pings until a cell stops it.
+func (f *fakeKernel) heartbeat() {
+	for {
+		m, err := f.socks[protocol.Heartbeat].Recv()
+		if err != nil || f.hbStop.Load() {
+			continue
+		}
+		f.socks[protocol.Heartbeat].Send(m)
+	}
+}
+
+// serve handles the requests of one channel.
+func (f *fakeKernel) serve(ch protocol.Channel) {
+	for {
+		m, err := f.socks[ch].Recv()
+		if err != nil {
+			continue
+		}
+		p, err := wire.Decode(f.signer, m.Frames)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "fake kernel: stopping on a bad %s message: %v\n", ch, err)
+			os.Exit(3)
+		}
+		if ch == protocol.Stdin {
+			f.inputs <- p
+			continue
+		}
+		go f.handle(p) // control requests must not wait behind a cell
+	}
+}
+
+// handle answers one request.
+func (f *fakeKernel) handle(req wire.Parts) {
+	h := parseHeader(req.Header)
+	var content struct {
+		Code string `json:"code"`
+	}
+	json.Unmarshal(req.Content, &content)
+	switch h.MsgType {
+	case "kernel_info_request":
+		f.busy(req, func() {
+			f.send(protocol.Shell, req, "kernel_info_reply", map[string]any{"status": "ok", "protocol_version": "5.4",
+				"implementation": "fake", "language_info": map[string]string{"name": "go"}})
+		})
+	case "execute_request":
+		f.busy(req, func() { f.execute(req, content.Code) })
+	case "is_complete_request":
+		f.send(protocol.Shell, req, "is_complete_reply", map[string]string{"status": "forwarded"})
+	case "interrupt_request":
+		f.send(protocol.Shell, req, "interrupt_reply", map[string]string{"status": "ok"})
+	case "shutdown_request":
+		f.send(protocol.Shell, req, "shutdown_reply", map[string]any{"status": "ok", "restart": false})
+		f.done <- 0
+	}
+}
+
+// busy publishes status busy, runs fn, and publishes status idle.
+func (f *fakeKernel) busy(req wire.Parts, fn func()) {
+	f.send(protocol.IOPub, req, "status", map[string]string{"execution_state": "busy"})
+	fn()
+	f.send(protocol.IOPub, req, "status", map[string]string{"execution_state": "idle"})
+}
+
+// execute runs a fake cell.
+func (f *fakeKernel) execute(req wire.Parts, code string) {
+	n := f.count.Add(1)
+	stream := func(name, text string) {
+		f.send(protocol.IOPub, req, "stream", map[string]string{"name": name, "text": text})
+	}
+	reply := map[string]any{"status": "ok", "execution_count": n, "user_expressions": map[string]any{}}
+	switch code {
+	case "panic":
+		stream("stderr", "panic: ")
+		stream("stderr", "boom <nil>")
+		stream("stderr", "\n")
+		stream("stderr", fmt.Sprintf("\ngoroutine 1 [running]:\nmain.main()\n\t \x1b[7m[[ Cell [%d] Line 3 ]]\x1b[0m /tmp/gonb_x/main.go:12 +0xa5\n", n))
+		stream("stderr", "exit status 2\n")
+		e := map[string]any{"ename": "ERROR", "evalue": "exit status 2", "traceback": []string{"exit status 2"}}
+		f.send(protocol.IOPub, req, "error", e)
+		for k, v := range e {
+			reply[k] = v
+		}
+		reply["status"] = "error"
+	case "input":
+		f.send(protocol.Stdin, req, "input_request", map[string]any{"prompt": "? ", "password": false})
+		select {
+		case in := <-f.inputs:
+			var r struct {
+				Value string `json:"value"`
+			}
+			json.Unmarshal(in.Content, &r)
+			stream("stdout", fmt.Sprintf("input: %q\n", r.Value))
+		case <-time.After(10 * time.Second):
+			stream("stderr", "no input_reply\n")
+		}
+	case "stop heartbeat":
+		f.hbStop.Store(true)
+	default:
+		stream("stdout", strings.TrimSpace(code)+"\n")
+	}
+	f.send(protocol.Shell, req, "execute_reply", reply)
+}
+
+// send writes a message of type msgType answering req on channel ch, to
+// the identities of req (GoNB's way on every channel).
+func (f *fakeKernel) send(ch protocol.Channel, req wire.Parts, msgType string, content any) {
+	header, _ := json.Marshal(protocol.NewHeader(msgType, "fake", "kernel"))
+	body, _ := json.Marshal(content)
+	frames := wire.Encode(f.signer, wire.Parts{Identities: req.Identities, Header: header,
+		ParentHeader: req.Header, Metadata: []byte("{}"), Content: body})
+	f.mu[ch].Lock()
+	defer f.mu[ch].Unlock()
+	f.socks[ch].SendMulti(zmq4.NewMsgFrom(frames...))
+}
