@@ -18,6 +18,14 @@
 // [Display] with Result set (Jupyter's execute_result; kernel.ShowResult
 // says which forms it has), and a ";" at the end of that line hides it.
 //
+// Tab and Shift+Tab: [Session.Complete] and [Session.Inspect] answer
+// Jupyter's complete_request and inspect_request (and [ParseHelp] a
+// "?name" cell) from go/types, against the names that live on, the
+// cell being written and the packages a cell can import, with doc
+// comments read from the packages' source (package kernel/stateful/
+// internal/complete); no language server is needed, and neither waits for
+// a running cell.
+//
 // Magics: %reset drops every value and starts a new host; %who lists the
 // names that live on; %env and %cd set the environment and directory;
 // %help lists them. %mode, which switches between this mode and GoNB's

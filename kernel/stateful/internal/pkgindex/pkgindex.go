@@ -7,10 +7,12 @@
 //
 // [Load] runs `go list -export -deps` once for the standard library and
 // the given patterns (this module's packages) and records each package's
-// name and export data file. [Index.Import] reads a package's types from
-// that file (go/importer, gc export data); a package outside the index is
-// listed on first use. [Index.Candidates] returns the importable packages
-// of a name.
+// name, source directory and export data file. [Index.Import] reads a
+// package's types from that file (go/importer, gc export data); a package
+// outside the index is listed on first use. [Index.Candidates] returns the
+// importable packages of a name, and [Best] picks the one goimports would
+// add. [Index.Lookup] and [Index.Importable] say what the index knows,
+// for completion (import paths, a package's documentation in its Dir).
 //
 // # Errors
 //
@@ -33,6 +35,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -47,17 +50,28 @@ type Index struct {
 
 	impMu sync.Mutex // serialises imp
 
-	mu      sync.Mutex          // guards exports and byName
-	exports map[string]string   // import path -> export data file
-	byName  map[string][]string // package name -> importable paths
-	imp     types.ImporterFrom
+	mu     sync.Mutex          // guards pkgs and byName
+	pkgs   map[string]Package  // import path -> package
+	byName map[string][]string // package name -> importable paths
+	imp    types.ImporterFrom
+}
+
+// Package is what the index knows of one package.
+type Package struct {
+	// Path is its import path and Name its package name.
+	Path, Name string
+	// Dir is the directory of its source files.
+	Dir string
+	// Export is its export data file, in the build cache: a new file when
+	// the package's source changes.
+	Export string
 }
 
 // Load lists the standard library and patterns with their dependencies,
 // running the go command in dir with env (nil: the current environment).
 // Types are read into fset.
 func Load(fset *token.FileSet, dir string, env []string, patterns ...string) (*Index, error) {
-	x := &Index{dir: dir, env: env, fset: fset, patterns: append([]string{"std"}, patterns...), exports: map[string]string{}, byName: map[string][]string{}}
+	x := &Index{dir: dir, env: env, fset: fset, patterns: append([]string{"std"}, patterns...), pkgs: map[string]Package{}, byName: map[string][]string{}}
 	if err := x.list(x.patterns...); err != nil {
 		return nil, err
 	}
@@ -67,7 +81,7 @@ func Load(fset *token.FileSet, dir string, env []string, patterns ...string) (*I
 
 // list runs go list -export -deps on patterns and records what it prints.
 func (x *Index) list(patterns ...string) error {
-	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Export}}\t{{if .Error}}{{.Error.Err}}{{end}}"}, patterns...)
+	args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Export}}\t{{.Dir}}\t{{if .Error}}{{.Error.Err}}{{end}}"}, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir, cmd.Env = x.dir, x.env
 	var stderr bytes.Buffer
@@ -79,12 +93,13 @@ func (x *Index) list(patterns ...string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var firstErr error
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.SplitN(line, "\t", 4)
-		if len(f) < 4 {
+	// Not TrimSpace: the last line ends in the tab before its empty error.
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		f := strings.SplitN(line, "\t", 5)
+		if len(f) < 5 {
 			continue
 		}
-		path, name, export, perr := f[0], f[1], f[2], f[3]
+		path, name, export, dir, perr := f[0], f[1], f[2], f[3], f[4]
 		if perr != "" {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("pkgindex: package %s: %s", path, perr)
@@ -94,13 +109,13 @@ func (x *Index) list(patterns ...string) error {
 		if export == "" || name == "main" {
 			continue
 		}
-		if _, seen := x.exports[path]; !seen && importable(path) {
+		if _, seen := x.pkgs[path]; !seen && importable(path) {
 			x.byName[name] = append(x.byName[name], path)
 		}
-		x.exports[path] = export
+		x.pkgs[path] = Package{Path: path, Name: name, Dir: dir, Export: export}
 	}
 	if len(patterns) == 1 && firstErr != nil {
-		if _, ok := x.exports[patterns[0]]; !ok {
+		if _, ok := x.pkgs[patterns[0]]; !ok {
 			return firstErr
 		}
 	}
@@ -121,21 +136,16 @@ func importable(path string) bool {
 // lookup opens the export data of path, listing it first if the index
 // does not have it.
 func (x *Index) lookup(path string) (io.ReadCloser, error) {
-	x.mu.Lock()
-	export, ok := x.exports[path]
-	x.mu.Unlock()
+	p, ok := x.Lookup(path)
 	if !ok {
 		if err := x.list(path); err != nil {
 			return nil, err
 		}
-		x.mu.Lock()
-		export, ok = x.exports[path]
-		x.mu.Unlock()
-		if !ok {
+		if p, ok = x.Lookup(path); !ok {
 			return nil, fmt.Errorf("pkgindex: package %s is not in the standard library or in this module's dependencies", path)
 		}
 	}
-	return os.Open(export)
+	return os.Open(p.Export)
 }
 
 // Import returns the types of the package at path.
@@ -152,18 +162,42 @@ func (x *Index) Candidates(name string) []string {
 	return append([]string(nil), x.byName[name]...)
 }
 
+// Lookup returns the package at path if the index knows it, without
+// listing it (Import lists a package the index does not know).
+func (x *Index) Lookup(path string) (Package, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	p, ok := x.pkgs[path]
+	return p, ok
+}
+
+// Importable returns the packages a cell may import that the index knows,
+// sorted by import path.
+func (x *Index) Importable() []Package {
+	x.mu.Lock()
+	out := make([]Package, 0, len(x.pkgs))
+	for _, paths := range x.byName {
+		for _, path := range paths {
+			out = append(out, x.pkgs[path])
+		}
+	}
+	x.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
 // Len returns how many packages the index knows.
 func (x *Index) Len() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return len(x.exports)
+	return len(x.pkgs)
 }
 
 // Reset forgets every package read so far, for when the module's source
 // changed: the next imports read the export data again (listing it anew).
 func (x *Index) Reset() {
 	x.mu.Lock()
-	x.exports = map[string]string{}
+	x.pkgs = map[string]Package{}
 	x.byName = map[string][]string{}
 	x.mu.Unlock()
 	x.impMu.Lock()
