@@ -40,7 +40,8 @@ type execute struct {
 	mode atomic.Value // the Mode
 	jobs chan *job
 
-	count   int // execution count, for both modes; the worker's alone
+	count   int     // execution count, for both modes; the worker's alone
+	hist    history // the counted cells, for history_request
 	running atomic.Bool
 
 	mu  sync.Mutex
@@ -181,6 +182,7 @@ func (e *execute) forward(j *job) {
 	if j.req.Counts() {
 		e.count++
 		f.count = e.count
+		e.hist.add(e.count, j.req.Code)
 	}
 	e.mu.Lock()
 	e.fwd[j.header.MsgID] = f

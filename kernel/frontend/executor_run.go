@@ -36,6 +36,7 @@ func (e *execute) begin(j *job) (num int, done func()) {
 	if j.req.Counts() {
 		e.count++
 		num = e.count
+		e.hist.add(num, j.req.Code)
 	}
 	if !j.req.Silent {
 		e.s.publish(j.parts, "execute_input", protocol.ExecuteInput{Code: j.req.Code, ExecutionCount: num})
@@ -84,6 +85,9 @@ func (o *cellOutput) Display(d stateful.Display) {
 		return
 	}
 	if d.Result {
+		if text, ok := d.Data["text/plain"].(string); ok && o.count > 0 {
+			o.s.exec.hist.setOutput(o.count, text)
+		}
 		metadata := d.Metadata
 		if metadata == nil {
 			metadata = map[string]any{}

@@ -3,6 +3,7 @@ package frontend
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -181,5 +182,64 @@ func TestShutdownAnswersRunningCellFirst(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHistoryAnswered: history_request gets the counted cells of either
+// mode, as tail, range and search, with the output when asked.
+func TestHistoryAnswered(t *testing.T) {
+	c := start(t, "frontend-stateful")
+	for _, code := range []string{"uno", "%mode process", "dos", "%mode stateful", "tres"} {
+		runCode(t, c, code)
+	}
+	ctx := kerneltest.Context(t, 10*time.Second)
+	inputs := func(r protocol.HistoryReply) []string {
+		var out []string
+		for _, e := range r.History {
+			out = append(out, fmt.Sprint(e[1], ":", e[2]))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		req  protocol.HistoryRequest
+		want string
+	}{
+		{protocol.HistoryRequest{HistAccessType: "tail", N: 2}, "[4:%mode stateful 5:tres]"},
+		{protocol.HistoryRequest{HistAccessType: "range", Start: 2, Stop: 4}, "[2:%mode process 3:dos]"},
+		{protocol.HistoryRequest{HistAccessType: "range", Session: 7}, "[]"},
+		{protocol.HistoryRequest{HistAccessType: "search", Pattern: "%mode*", N: 1}, "[4:%mode stateful]"},
+		{protocol.HistoryRequest{HistAccessType: "search", Pattern: "*o*"}, "[1:uno 2:%mode process 3:dos 4:%mode stateful]"},
+	} {
+		r, err := c.History(ctx, tt.req)
+		if err != nil {
+			t.Fatalf("History(%+v): %v", tt.req, err)
+		}
+		if got := fmt.Sprint(inputs(r)); r.Status != "ok" || got != tt.want {
+			t.Errorf("History(%+v) = %s %s; want ok %s", tt.req, r.Status, got, tt.want)
+		}
+	}
+	r, err := c.History(ctx, protocol.HistoryRequest{HistAccessType: "tail", N: 1, Output: true})
+	if err != nil || len(r.History) != 1 {
+		t.Fatalf("History with output: %v, %v", r, err)
+	}
+	if pair, ok := r.History[0][2].([]any); !ok || len(pair) != 2 || pair[0] != "tres" {
+		t.Errorf("history entry with output: %v; want [session, 5, [tres, output]]", r.History[0])
+	}
+}
+
+// TestKernelInfoHasHelpLinks: the front end adds the course's help links
+// to GoNB's kernel_info_reply.
+func TestKernelInfoHasHelpLinks(t *testing.T) {
+	c := start(t, "frontend-stateful")
+	info, err := c.KernelInfo(kerneltest.Context(t, 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, l := range info.HelpLinks {
+		urls = append(urls, l.URL)
+	}
+	if !slices.Contains(urls, "https://pkg.go.dev/std") || info.Implementation != "fake" {
+		t.Errorf("kernel_info_reply help links %v (implementation %q); want GoNB's reply with the Go standard library's link", urls, info.Implementation)
 	}
 }

@@ -82,6 +82,9 @@ func (s *server) fromJupyter(ch protocol.Channel, frames [][]byte) {
 	case ch == protocol.Shell && h.MsgType == "is_complete_request":
 		s.answerIsComplete(p)
 		return
+	case ch == protocol.Shell && h.MsgType == "history_request":
+		s.answerHistory(p)
+		return
 	case ch == protocol.Shell && h.MsgType == "execute_request":
 		s.exec.enqueue(frames, p, h)
 		return
@@ -152,6 +155,11 @@ func (s *server) fromKernel(ch protocol.Channel, frames [][]byte) {
 	if ch == protocol.Shell {
 		if p, err := wire.Decode(nil, frames); err == nil {
 			parent := parseHeader(p.ParentHeader).MsgID
+			if parseHeader(p.Header).MsgType == "kernel_info_reply" {
+				if c := withHelpLinks(p.Content); c != nil {
+					frames = s.resign(p, c)
+				}
+			}
 			switch {
 			case s.control.take(parent):
 				dest = protocol.Control

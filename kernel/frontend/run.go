@@ -165,6 +165,7 @@ func Run(ctx context.Context, o Options) (int, error) {
 	s := &server{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: protocol.NewID()}
 	s.exec = newExecute(s, ex, mode)
 	s.start()
+	go s.announceReady(ex)
 	parent := jupyterParent()
 	select {
 	case <-kid.Done():

@@ -72,13 +72,14 @@ type field struct {
 	def  json.RawMessage // the spec's default when absent; nil: required
 }
 
-// contentTypes are the request types whose content GoNB reads without
-// checking it, with the protocol structs that describe their content.
+// contentTypes are the request types whose content GoNB or the front end
+// reads, with the protocol structs that describe their content.
 var contentTypes = map[string]reflect.Type{
 	"execute_request":  reflect.TypeFor[protocol.ExecuteRequest](),
 	"inspect_request":  reflect.TypeFor[protocol.InspectRequest](),
 	"complete_request": reflect.TypeFor[protocol.CompleteRequest](),
 	"shutdown_request": reflect.TypeFor[protocol.ShutdownRequest](),
+	"history_request":  reflect.TypeFor[protocol.HistoryRequest](),
 	"comm_open":        reflect.TypeFor[protocol.CommOpen](),
 	"comm_msg":         reflect.TypeFor[protocol.CommMsg](),
 	"comm_close":       reflect.TypeFor[protocol.CommClose](),

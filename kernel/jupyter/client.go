@@ -67,9 +67,10 @@ type Client struct {
 	hbMu    sync.Mutex
 	hbLate  chan hbEcho // echo of a ping that timed out, still awaited
 
-	mu      sync.Mutex
-	waiters map[string][]*Subscription // by the msg_id of the request
-	drops   []error                    // why received messages were dropped
+	mu        sync.Mutex
+	waiters   map[string][]*Subscription // by the msg_id of the request
+	drops     []error                    // why received messages were dropped
+	announced string                     // execution_state of the last status with no parent
 
 	readers   sync.WaitGroup
 	closeOnce sync.Once
@@ -282,6 +283,16 @@ func (c *Client) ExitCode() int {
 		return -1
 	}
 	return c.proc.exitCode()
+}
+
+// Announced returns the execution state of the last status message the
+// kernel published with no parent request ("starting" when it starts,
+// "idle" once it is ready), or "" when none arrived: what a front end
+// shows before the first request.
+func (c *Client) Announced() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.announced
 }
 
 // Output returns the last 64 KiB the kernel wrote to stdout and stderr.

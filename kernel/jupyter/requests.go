@@ -111,6 +111,13 @@ func (c *Client) Complete(ctx context.Context, code string, cursorPos int) (prot
 	return r, err
 }
 
+// History sends history_request r on shell and returns the reply.
+func (c *Client) History(ctx context.Context, r protocol.HistoryRequest) (protocol.HistoryReply, error) {
+	var h protocol.HistoryReply
+	err := c.call(ctx, protocol.Shell, "history_request", r, &h)
+	return h, err
+}
+
 // IsComplete sends is_complete_request for code and returns the reply.
 // A kernel may ignore this request (GoNB v0.11.4 alone does; the dlbd
 // kernel's front end answers it): the call then ends with ctx's error.

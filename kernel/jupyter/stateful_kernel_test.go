@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -471,5 +472,34 @@ func TestStatefulLastExpressionIsExecuteResult(t *testing.T) {
 	}
 	if len(ex.Outputs) != 0 {
 		t.Errorf("a last line ending in ';' showed %d outputs; want none", len(ex.Outputs))
+	}
+}
+
+// TestStatefulReadyHistoryAndHelp: the kernel announces "idle" once its
+// session is ready (front ends showed "Unknown" before the first cell),
+// answers history_request from the cells it ran, result included, and
+// lists the course's help links in kernel_info_reply.
+func TestStatefulReadyHistoryAndHelp(t *testing.T) {
+	c := startDLBD(t)
+	for deadline := time.Now().Add(2 * time.Minute); c.Announced() != "idle"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no status idle without a parent within 2 minutes of the start (last: %q)", c.Announced())
+		}
+	}
+	info, err := c.KernelInfo(kerneltest.Context(t, 30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(info.HelpLinks, func(l protocol.HelpLink) bool { return l.URL == "https://pkg.go.dev/std" }) {
+		t.Errorf("kernel_info_reply help_links %v; want the Go standard library's among them", info.HelpLinks)
+	}
+	run(t, c, "%%\nn := 6")
+	run(t, c, "%%\nn * 7")
+	h, err := c.History(kerneltest.Context(t, 30*time.Second), protocol.HistoryRequest{HistAccessType: "tail", N: 1, Output: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(h.History); len(h.History) != 1 || got != "[[1 2 [%%\nn * 7 42]]]" {
+		t.Errorf("history tail 1 with output: %s; want the last cell, its count and its result 42", got)
 	}
 }

@@ -159,6 +159,12 @@ func (c *Client) DroppedErrors() []error {
 // deliver hands m to the subscriptions of its parent request.
 func (c *Client) deliver(m *Message) {
 	c.mu.Lock()
+	if m.Channel == protocol.IOPub && m.Header.MsgType == "status" && m.ParentHeader.MsgID == "" {
+		var st protocol.Status
+		if m.DecodeContent(&st) == nil {
+			c.announced = st.ExecutionState
+		}
+	}
 	subs := append([]*Subscription(nil), c.waiters[m.ParentHeader.MsgID]...)
 	c.mu.Unlock()
 	for _, s := range subs {

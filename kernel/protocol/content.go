@@ -206,3 +206,35 @@ type CommMsg struct {
 // CommClose is the content of a comm_close, which closes a comm: the
 // fields of a [CommMsg].
 type CommClose CommMsg
+
+// HistoryRequest is the content of a history_request (spec section
+// "History").
+type HistoryRequest struct {
+	// Output asks for each cell's output beside its input.
+	Output bool `json:"output" default:"false"`
+	// Raw asks for the input as typed (the dlbd kernel keeps only that).
+	Raw bool `json:"raw" default:"false"`
+	// HistAccessType is "range", "tail" or "search".
+	HistAccessType string `json:"hist_access_type" default:"\"tail\""`
+	// Session, Start and Stop select a range: lines Start to Stop-1 of
+	// Session (0 or negative numbers mean the current session).
+	Session int `json:"session" default:"0"`
+	Start   int `json:"start" default:"0"`
+	Stop    int `json:"stop" default:"0"`
+	// N is how many entries a "tail" or "search" returns (0: all).
+	N int `json:"n" default:"0"`
+	// Pattern is a "search" pattern, with * and ? as in glob.
+	Pattern string `json:"pattern" default:"\"*\""`
+	// Unique, for a search, drops repeated inputs.
+	Unique bool `json:"unique" default:"false"`
+}
+
+// HistoryReply is the content of a history_reply.
+type HistoryReply struct {
+	// Status is "ok".
+	Status string `json:"status"`
+	// History holds [session, line, input] entries, or [session, line,
+	// [input, output]] when the request asked for output (output is null
+	// when the cell showed no result).
+	History [][]any `json:"history"`
+}
