@@ -35,10 +35,11 @@ const queueSize = 1024
 // forwards them to GoNB one at a time, so that the order holds across a
 // switch of modes.
 type execute struct {
-	s    *server
-	ex   Executor     // nil: process mode only
-	mode atomic.Value // the Mode
-	jobs chan *job
+	s      *server
+	ex     Executor     // nil: process mode only
+	assist Assistant    // Tab and Shift+Tab, in both modes
+	mode   atomic.Value // the Mode
+	jobs   chan *job
 
 	count   int     // execution count, for both modes; the worker's alone
 	hist    history // the counted cells, for history_request
@@ -70,7 +71,7 @@ type forwarded struct {
 // newExecute starts the queue's worker, in mode (ModeProcess unless mode
 // is ModeStateful and there is an executor).
 func newExecute(s *server, ex Executor, mode Mode) *execute {
-	e := &execute{s: s, ex: ex, jobs: make(chan *job, queueSize), fwd: map[string]*forwarded{},
+	e := &execute{s: s, ex: ex, assist: assistantOf(ex), jobs: make(chan *job, queueSize), fwd: map[string]*forwarded{},
 		quit: make(chan struct{}), stopped: make(chan struct{})}
 	if ex == nil || mode != ModeStateful {
 		mode = ModeProcess
@@ -156,6 +157,10 @@ func (e *execute) work() {
 		mode := e.currentMode()
 		if c, m, ok := modeCommand(j.req.Code); ok {
 			e.switchMode(j, c, m)
+			continue
+		}
+		if q, ok := stateful.ParseHelp(j.req.Code); ok {
+			e.help(j, q)
 			continue
 		}
 		if mode == ModeStateful {

@@ -82,6 +82,12 @@ func (s *server) fromJupyter(ch protocol.Channel, frames [][]byte) {
 	case ch == protocol.Shell && h.MsgType == "is_complete_request":
 		s.answerIsComplete(p)
 		return
+	case ch == protocol.Shell && h.MsgType == "complete_request":
+		s.answerComplete(p)
+		return
+	case ch == protocol.Shell && h.MsgType == "inspect_request":
+		s.answerInspect(p)
+		return
 	case ch == protocol.Shell && h.MsgType == "history_request":
 		s.answerHistory(p)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -302,8 +303,12 @@ func TestDLBDRejectsWrongKey(t *testing.T) {
 	}
 }
 
-func TestDLBDCompletion(t *testing.T) {
+// TestDLBDCompleteAndIsComplete: the front end answers complete_request
+// (TestDLBDCompletion has the kinds of completion) and is_complete_request,
+// which GoNB ignores.
+func TestDLBDCompleteAndIsComplete(t *testing.T) {
 	c := startDLBD(t)
+	run(t, c, "%%\nfmt.Println(1)") // the session is ready: it knows the packages
 	ctx := kerneltest.Context(t, time.Minute)
 	code := "import \"fmt\"\n%%\nfmt.Pri"
 	cr, err := c.Complete(ctx, code, len(code))
@@ -314,13 +319,13 @@ func TestDLBDCompletion(t *testing.T) {
 		t.Errorf("complete_reply = status %q, cursor %d..%d; want ok and a range ending at %d", cr.Status, cr.CursorStart, cr.CursorEnd, len(code))
 	}
 	for _, m := range cr.Matches {
-		if !strings.HasPrefix(m, "Pri") && !strings.HasPrefix(m, "fmt.Pri") {
+		if !strings.HasPrefix(m, "Pri") {
 			t.Errorf("completion %q of %q does not extend it", m, "fmt.Pri")
 		}
 	}
-	// GoNB completes through gopls: without gopls on the kernel's PATH the
-	// reply is "ok" with no matches, which is what a front-end can handle.
-	t.Logf("complete_reply for %q: %d matches %q", "fmt.Pri", len(cr.Matches), cr.Matches)
+	if !slices.Contains(cr.Matches, "Println") {
+		t.Errorf("complete_reply for %q: %q; want Println among them", "fmt.Pri", cr.Matches)
+	}
 
 	// GoNB ignores is_complete_request; the front end answers it.
 	for _, tt := range []struct{ code, status, indent string }{

@@ -118,6 +118,14 @@ func (c *Client) History(ctx context.Context, r protocol.HistoryRequest) (protoc
 	return h, err
 }
 
+// Inspect sends inspect_request for code with the cursor at cursorPos (in
+// Unicode code points) and detail level detail, and returns the reply.
+func (c *Client) Inspect(ctx context.Context, code string, cursorPos, detail int) (protocol.InspectReply, error) {
+	var r protocol.InspectReply
+	err := c.call(ctx, protocol.Shell, "inspect_request", protocol.InspectRequest{Code: code, CursorPos: cursorPos, DetailLevel: detail}, &r)
+	return r, err
+}
+
 // IsComplete sends is_complete_request for code and returns the reply.
 // A kernel may ignore this request (GoNB v0.11.4 alone does; the dlbd
 // kernel's front end answers it): the call then ends with ctx's error.

@@ -238,3 +238,31 @@ type HistoryReply struct {
 	// when the cell showed no result).
 	History [][]any `json:"history"`
 }
+
+// InspectReply is the content of an inspect_reply.
+type InspectReply struct {
+	// Status is "ok".
+	Status string `json:"status"`
+	// Found reports whether the kernel knows the name at the cursor.
+	Found bool `json:"found"`
+	// Data maps MIME types to representations ("text/plain",
+	// "text/markdown"); empty when not found.
+	Data map[string]any `json:"data"`
+	// Metadata maps MIME types to extra information.
+	Metadata map[string]any `json:"metadata"`
+}
+
+// CompletionType is one entry of a complete_reply's
+// metadata._jupyter_types_experimental, which JupyterLab shows beside each
+// match (IPython's convention).
+type CompletionType struct {
+	// Start and End delimit the replaced text, in code points.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Text is the match.
+	Text string `json:"text"`
+	// Type is what it names: "function", "method", "field", …
+	Type string `json:"type"`
+	// Signature is its type or signature.
+	Signature string `json:"signature"`
+}

@@ -136,7 +136,10 @@ func ParseHelp(code string) (Query, bool) {
 	if !ok {
 		return Query{}, false
 	}
-	return Query{Code: name, Cursor: utf8.RuneCountInString(name), Detail: detail}, true
+	// In a body (after %%) the kernel imports a package by its name, as a
+	// cell's statements can use it without an import.
+	const body = "%%\n"
+	return Query{Code: body + name, Cursor: utf8.RuneCountInString(body + name), Detail: detail}, true
 }
 
 // completion returns the engine for q and the session's names.
@@ -175,4 +178,12 @@ func (s *Session) symbols() []complete.Symbol {
 		out[i] = complete.Symbol{Name: sym.Name, Object: sym.Object(), Cell: sym.Cell.Num}
 	}
 	return out
+}
+
+// resetHistory starts an empty history (a new session, %reset, a new
+// host) and shows it to completion at once: otherwise a completion during
+// the next cell's compile could still offer the dropped names.
+func (s *Session) resetHistory() {
+	s.hist = compose.NewHistory(s.fset, s.index)
+	s.comp.hist.Store(s.hist)
 }

@@ -151,8 +151,8 @@ func TestParseHelp(t *testing.T) {
 		want Query
 		ok   bool
 	}{
-		{code: "?dl.MatMulWith", want: Query{Code: "dl.MatMulWith", Cursor: 13}, ok: true},
-		{code: "año??", want: Query{Code: "año", Cursor: 3, Detail: 1}, ok: true},
+		{code: "?dl.MatMulWith", want: Query{Code: "%%\ndl.MatMulWith", Cursor: 16}, ok: true},
+		{code: "año??", want: Query{Code: "%%\naño", Cursor: 6, Detail: 1}, ok: true},
 		{code: "x := 1"},
 	}
 	for _, tt := range tests {

@@ -28,7 +28,7 @@ func ExampleSession_Complete() {
 
 func ExampleParseHelp() {
 	q, ok := stateful.ParseHelp("dl.MatMulWith?")
-	fmt.Println(ok, q.Code, q.Cursor, q.Detail)
+	fmt.Printf("%v %q %d %d\n", ok, q.Code, q.Cursor, q.Detail)
 	// Output:
-	// true dl.MatMulWith 13 0
+	// true "%%\ndl.MatMulWith" 16 0
 }

@@ -151,7 +151,7 @@ func (s *Session) hostDied(r *running, h *hostProc, num int) Result {
 		return shutdownResult(num, "while it ran")
 	}
 	lost := lostValues(s.hist)
-	s.hist = compose.NewHistory(s.fset, s.index)
+	s.resetHistory()
 	why := "ended: it " + h.p.Describe()
 	if crash, frames := host.ParseCrash(h.stderr.String()); crash != "" {
 		why = "ended: " + crash

@@ -9,26 +9,34 @@ import (
 
 	"github.com/dlbd/dlbd/kernel/cell"
 	"github.com/dlbd/dlbd/kernel/stateful/host"
-	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
+	"github.com/dlbd/dlbd/kernel/stateful/internal/complete"
 )
 
-// helpText is what %help prints.
-const helpText = `Stateful dlbd kernel: the values a cell makes live on in the cells after it.
-  declarations          func, type, var, const, import: seen by every later cell
-  %%                    the lines after it are the cell's body; a variable it declares
-                        at its top level (x := ..., var x = ...) lives on as well
-  !cmd                  run cmd in a shell in the notebook's directory (!*cmd: in the session's)
-  %reset                drop every value and declaration, start a new kernel process
-  %who                  list the names that live on, with their type and cell
-  %env NAME=VALUE       set an environment variable (cells, shell commands)
-  %cd DIR               change the directory cells and shell commands run in
-  %mode process         run each cell as a new process (GoNB), values do not live on;
-  %mode stateful        back to this mode (each alone in its cell; either switch
-                        forgets what lives on)
-  %help                 this text
-Each cell is a Go package: a later cell sees the exported (capitalised) fields and methods
+// helpText is what %help prints: the magics from complete.Magics, the one
+// list that completion and inspection show too.
+var helpText = func() string {
+	var b strings.Builder
+	b.WriteString("Stateful dlbd kernel: the values a cell makes live on in the cells after it.\n")
+	line := func(usage, help string) { fmt.Fprintf(&b, "  %-24s %s\n", usage, help) }
+	line("declarations", "func, type, var, const, import: seen by every later cell")
+	line("!cmd", "run cmd in a shell in the notebook's directory (!*cmd: in the session's)")
+	for _, m := range complete.Magics {
+		line(m.Usage, m.Help)
+	}
+	b.WriteString(`Each cell is a Go package: a later cell sees the exported (capitalised) fields and methods
 of an earlier cell's types, and methods are declared in the cell that declares their type.
-kernel.Context() is cancelled when you interrupt a cell: long loops can watch it and stop.`
+kernel.Context() is cancelled when you interrupt a cell: long loops can watch it and stop.`)
+	return b.String()
+}()
+
+// magicNames lists the magics for an error message: "%%, %reset, …".
+func magicNames() string {
+	names := make([]string, len(complete.Magics))
+	for i, m := range complete.Magics {
+		names[i] = "%" + m.Name
+	}
+	return strings.Join(names, ", ")
+}
 
 // magic runs one %command. %mode is not one of them: the kernel's front
 // end (package kernel/frontend) owns the modes, and runs the cells that
@@ -72,7 +80,7 @@ func (s *Session) magic(ctx context.Context, m cell.Command, out Output) Result 
 		s.o.WorkDir = dir
 		out.Stream("stdout", fmt.Sprintf("Changed directory to %q\n", dir))
 	default:
-		return errorResult("magic", fmt.Sprintf("%%%s (cell line %d) is not a magic of the stateful kernel, which knows %%%%, %%reset, %%who, %%env, %%cd, %%help and (alone in a cell) %%mode (see %%help); GoNB's other magics work after %%mode process", m.Name(), m.Line))
+		return errorResult("magic", fmt.Sprintf("%%%s (cell line %d) is not a magic of the stateful kernel, which knows %s (see %%help; %%mode alone in its cell); GoNB's other magics work after %%mode process", m.Name(), m.Line, magicNames()))
 	}
 	return okResult()
 }
@@ -114,7 +122,7 @@ func (s *Session) reset(out Output) {
 		s.h.kill()
 		s.h = nil
 	}
-	s.hist = compose.NewHistory(s.fset, s.index)
+	s.resetHistory()
 	s.lost = ""
 	out.Stream("stdout", fmt.Sprintf("Session reset: %d names and their values dropped; the next cell starts a new kernel process.\n", n))
 }

@@ -216,7 +216,7 @@ func (s *Session) prepare(ctx context.Context) {
 	}
 	s.hostBin, s.readyErr = bin, err
 	if err == nil {
-		s.hist = compose.NewHistory(s.fset, s.index)
+		s.resetHistory()
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-
-	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 )
 
 // packageChanged finds the package a "different version" load error names.
@@ -59,6 +57,6 @@ func (s *Session) sourceChanged(ctx context.Context, pkg string, out Output) *Re
 	}
 	s.hostBin, s.hostStamp, s.sources = bin, fileStamp(bin), s.fingerprint(s.o.Repo)
 	s.index.Reset()
-	s.hist = compose.NewHistory(s.fset, s.index)
+	s.resetHistory()
 	return nil
 }
