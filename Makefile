@@ -5,7 +5,6 @@ REPO := $(CURDIR)
 export JUPYTER_PATH := $(REPO)/.jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
 export GOTOOLCHAIN ?= local
 PORT ?= 8888
-GOPLS ?= 0
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
@@ -24,7 +23,7 @@ help:
 	@echo "make cell-latency [KERNEL=dlbd]              cell latency with the Big Data packages linked"
 
 kernel:
-	@GOPLS=$(GOPLS) scripts/setup.sh
+	@scripts/setup.sh
 
 notebook: kernel
 	@scripts/serve.sh $(UI) $(PORT)

@@ -76,14 +76,9 @@ fi
 say "building bin/gonb, bin/goimports, bin/dlbd"
 mkdir -p bin
 go build -o bin/ github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports ./kernel/cmd/dlbd
-# gopls (completion and hover in cells) is optional: `make kernel GOPLS=1`. It lives in its own
-# module (tools/gopls) so its x/tools version stays out of the main module. See README, latency.
-if [ "${GOPLS:-0}" = 1 ]; then
-  say "building bin/gopls (GOPLS=1)"
-  (cd tools/gopls && go build -o ../../bin/ golang.org/x/tools/gopls)
-elif [ -e bin/gopls ]; then
-  rm -f bin/gopls  # GoNB uses gopls whenever it is on PATH: keep the choice explicit
-fi
+# Completion and inspection are the kernel's own (kernel/frontend answers Tab and Shift+Tab from
+# go/types): an earlier checkout's optional bin/gopls would only make GoNB start it for nothing.
+rm -f bin/gopls
 
 # --- Assets (ECharts for viz) --------------------------------------------------------------
 assets_env=()

@@ -41,19 +41,31 @@
 //     requests queued behind it, as ipykernel does.
 //   - A cell with a %mode command is the front end's in either mode: it
 //     switches the mode for the next cells (the command goes alone in its
-//     cell; the executor never sees it).
+//     cell; the executor never sees it). A help cell ("?name", "name?",
+//     "??name", as IPython's) shows the name's inspection, in either mode.
 //   - interrupt_request interrupts the running stateful cell and is
 //     answered by the front end in the stateful mode; in the process mode
 //     it goes to GoNB, which runs the cell.
 //   - shutdown_request first stops the running stateful cell and answers
 //     the queued cells "aborted", then goes to GoNB.
 //   - is_complete_request, which GoNB never answers, is answered by the
-//     front end ([IsComplete]).
+//     front end ([IsComplete]); so are complete_request (Tab) and
+//     inspect_request (Shift+Tab), from the session's go/types view of the
+//     cells ([Assistant]; GoNB answers them only through gopls, and knows
+//     nothing of the stateful session), and history_request, from the
+//     cells the front end counted. None of these waits for a running cell,
+//     and none publishes busy/idle, which would show the kernel idle while
+//     a cell runs.
 //   - Every other request goes to GoNB byte for byte, routing identities
 //     included (IOPub messages only lose the front end's own identity,
 //     which GoNB puts first in their topic).
 //
-// What GoNB v0.11.4 sends back is forwarded with two repairs. When a cell
+// The front end announces the kernel's status with no parent, as ipykernel
+// does: "starting" when it starts, "idle" once the stateful session is
+// ready, so a notebook shows the kernel ready before its first cell.
+//
+// What GoNB v0.11.4 sends back is forwarded with three repairs (the third:
+// its kernel_info_reply gets the course's help links). When a cell
 // panics, GoNB's execute_reply and IOPub error say only "exit status 2":
 // the front end collects the cell's stderr stream and rewrites both with
 // the panic message and the cell line ([ParsePanic]), signing them again

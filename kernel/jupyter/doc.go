@@ -83,6 +83,6 @@
 //     front end rewrites the reply and the IOPub error to ename "panic" and
 //     evalue "<message> (Cell [n] Line m)".
 //
-// One remains: without gopls on its PATH (the default, see the README),
-// complete_request answers "ok" with no matches.
+// GoNB answers complete_request and inspect_request only through gopls;
+// the dlbd kernel's front end answers them itself, from go/types.
 package jupyter
