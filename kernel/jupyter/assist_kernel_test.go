@@ -113,13 +113,7 @@ func TestDLBDInspection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var shown string
-	for _, m := range ex.Outputs {
-		var d protocol.DisplayData
-		if m.Header.MsgType == "display_data" && m.DecodeContent(&d) == nil {
-			shown, _ = d.Data["text/plain"].(string)
-		}
-	}
+	shown := ex.Displayed("text/plain")
 	if !strings.Contains(shown, "func dl.Ones(") {
 		t.Errorf("help cell ?dl.Ones showed %q; want dl.Ones's declaration", shown)
 	}

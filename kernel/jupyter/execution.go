@@ -76,3 +76,18 @@ type CellError struct {
 func (e *CellError) Error() string {
 	return fmt.Sprintf("jupyter: cell failed (%s): %s: %s", e.Status, e.EName, strings.TrimSpace(e.EValue))
 }
+
+// Displayed returns the representation of MIME type mime (like
+// "text/plain") of the last display_data the cell showed, or "".
+func (e *Execution) Displayed(mime string) string {
+	var shown string
+	for _, m := range e.Outputs {
+		var d protocol.DisplayData
+		if m.Header.MsgType == "display_data" && m.DecodeContent(&d) == nil {
+			if text, ok := d.Data[mime].(string); ok {
+				shown = text
+			}
+		}
+	}
+	return shown
+}

@@ -146,13 +146,7 @@ func TestStatefulResetAndWho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var shown string
-	for _, m := range ex.Outputs {
-		var d protocol.DisplayData
-		if m.Header.MsgType == "display_data" && m.DecodeContent(&d) == nil {
-			shown, _ = d.Data["text/plain"].(string)
-		}
-	}
+	shown := ex.Displayed("text/plain")
 	if !strings.Contains(shown, "Dato") || !strings.Contains(shown, "d ") || !strings.Contains(shown, "[1]") {
 		t.Errorf("%%who shows %q; want Dato and d from Cell [1]", shown)
 	}
@@ -393,30 +387,54 @@ func hostPID(t *testing.T, c *Client) int {
 }
 
 // TestStatefulSoak runs 200 cells in one session, each building on the
-// one before, checks every value at the end, and reports how much the
-// host's memory grew per cell (plugins never unload; README figure).
+// one before, with Tab and Shift+Tab on the newest names every 10 cells,
+// checks every value at the end, and reports how much the host's memory
+// grew per cell (plugins never unload; README figure) and the kernel
+// process's memory (front end, session, completion).
 func TestStatefulSoak(t *testing.T) {
 	c := startDLBD(t)
 	const cells = 200
 	t0 := time.Now()
 	run(t, c, "%%\nv0 := 0\nhistoria := []int{0}")
-	var rss10 int
+	var rss10, kernel10 int
 	for i := 1; i < cells; i++ {
 		if time.Since(t0) > 8*time.Minute {
 			t.Fatalf("the soak took over 8 minutes at cell %d", i)
 		}
 		run(t, c, fmt.Sprintf("func paso%d(x int) int { return x + 1 }\n%%%%\nv%d := paso%d(v%d)\nhistoria = append(historia, v%d)", i, i, i, i-1, i))
+		if i%10 == 0 {
+			soakAssist(t, c, i)
+		}
 		if i == 10 {
-			rss10 = rss(t, hostPID(t, c))
+			rss10, kernel10 = rss(t, hostPID(t, c)), rss(t, c.PID())
 		}
 	}
 	got := run(t, c, fmt.Sprintf("%%%%\nfmt.Println(v%d, len(historia), historia[57], paso3(v10))", cells-1))
 	if want := fmt.Sprintf("%d %d 57 11\n", cells-1, cells); got != want {
 		t.Errorf("after %d cells: %q; want %q", cells, got, want)
 	}
-	mib := rss(t, hostPID(t, c))
-	t.Logf("%d cells in %v (%.0f ms per cell); host RSS %d MiB after cell 10, %d MiB after cell %d: %.2f MiB per cell",
-		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/cells, rss10, mib, cells, float64(mib-rss10)/float64(cells-10))
+	mib, kernel := rss(t, hostPID(t, c)), rss(t, c.PID())
+	t.Logf("%d cells in %v (%.0f ms per cell); host RSS %d MiB after cell 10, %d MiB after cell %d: %.2f MiB per cell; kernel RSS %d MiB after cell 10, %d MiB after cell %d",
+		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/cells, rss10, mib, cells, float64(mib-rss10)/float64(cells-10),
+		kernel10, kernel, cells)
+}
+
+// soakAssist completes and inspects the names cell i of TestStatefulSoak
+// made (completion keeps up with a long history), and completes a
+// tensor's methods, which loads dl and dl/nn into the kernel's completion.
+func soakAssist(t *testing.T, c *Client, i int) {
+	t.Helper()
+	if r := completeAt(t, c, fmt.Sprintf("%%%%\nx := paso%d(v%d", i, i)); !slices.Contains(r.Matches, fmt.Sprintf("v%d", i)) {
+		t.Errorf("cell %d: Tab after v%d offers %d matches %q; want v%d", i, i, len(r.Matches), r.Matches[:min(len(r.Matches), 5)], i)
+	}
+	if r := completeAt(t, c, "import \"github.com/dlbd/dlbd/dl/nn\"\n%%\ny := nn.NewMLP([]int{2, 1}, nn.MLPConfig{}).Forward(dl.Ones(1, 2)).Mat"); !slices.Contains(r.Matches, "MatMul") {
+		t.Errorf("cell %d: Tab after a tensor's .Mat offers %q; want MatMul", i, r.Matches)
+	}
+	code := fmt.Sprintf("%%%%\nfmt.Println(paso%d)", i)
+	r, err := c.Inspect(kerneltest.Context(t, 30*time.Second), code, len(code)-1, 0)
+	if text, _ := r.Data["text/plain"].(string); err != nil || !r.Found || !strings.Contains(text, fmt.Sprintf("Cell [%d]", i+1)) {
+		t.Errorf("cell %d: Shift+Tab on paso%d: %v, found %v, %q; want its declaration in Cell [%d]", i, i, err, r.Found, text, i+1)
+	}
 }
 
 // TestStatefulInterruptDL interrupts a cell stuck in dl work that never

@@ -40,7 +40,10 @@ func (s *Session) goEnv() []string {
 // from: the go command replaces the file, it does not write into it.
 func (s *Session) buildHost(ctx context.Context) (string, error) {
 	bin := filepath.Join(s.dir, "dlbd-host")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, hostPackage)
+	// -buildvcs=false: the checkout's git state (a commit, a new file) must
+	// not make a new program out of the same source, which would start the
+	// session over and lose its values.
+	cmd := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", bin, hostPackage)
 	cmd.Dir, cmd.Env = s.dir, s.goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("stateful: build the session's host program (go build %s): %v\n%s", hostPackage, err, strings.TrimSpace(string(out)))

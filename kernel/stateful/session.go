@@ -146,7 +146,11 @@ func (b *sinkBox) display(d Display) {
 // New makes a session: its workspace in a new temporary directory, and, in
 // the background, the package index and the host program (the first cell
 // waits for them; building the host takes a few seconds).
-func New(o Options) (*Session, error) {
+func New(o Options) (*Session, error) { return newSession(o, sourceFingerprint) }
+
+// newSession is New with the function that fingerprints the module's
+// source (tests replace it before the session's preparation reads it).
+func newSession(o Options, fingerprint func(repo string) string) (*Session, error) {
 	if !filepath.IsAbs(o.Repo) {
 		return nil, fmt.Errorf("stateful: repository path %q is not absolute", o.Repo)
 	}
@@ -171,7 +175,7 @@ func New(o Options) (*Session, error) {
 		return nil, fmt.Errorf("stateful: make the session directory: %w", err)
 	}
 	o.Guard.Dir(dir)
-	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}, fingerprint: sourceFingerprint}
+	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}, fingerprint: fingerprint}
 	if err := s.writeWorkspace(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err

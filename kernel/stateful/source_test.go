@@ -33,12 +33,11 @@ func newOverlaySession(t *testing.T) (*testSession, func(), *atomic.Int64) {
 	}
 	writeOverlay(map[string]string{})
 	env := append(os.Environ(), "GOFLAGS=-overlay="+overlay)
-	s, err := New(Options{Repo: repo, Env: env, InterruptGrace: 2 * time.Second})
+	var version atomic.Int64
+	s, err := newSession(Options{Repo: repo, Env: env, InterruptGrace: 2 * time.Second}, func(string) string { return strings.Repeat("x", int(version.Load())+1) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	var version atomic.Int64
-	s.fingerprint = func(string) string { return strings.Repeat("x", int(version.Load())+1) }
 	t.Cleanup(func() { s.Close() })
 	edit := func() { // add a file to package dl
 		src := filepath.Join(dir, "marker.go")

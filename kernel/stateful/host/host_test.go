@@ -85,7 +85,11 @@ func buildPlugin(t *testing.T, body string) string {
 		}
 	}
 	so := filepath.Join(dir, "cell.so")
-	cmd := exec.Command("go", "build", "-buildmode=plugin", "-o", so, ".")
+	args := []string{"build", "-buildmode=plugin", "-o", so}
+	if raceEnabled { // a plugin must be built as the program that opens it
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=1", "GOWORK=")
 	if out, err := cmd.CombinedOutput(); err != nil {
