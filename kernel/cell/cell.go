@@ -2,6 +2,8 @@ package cell
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"strings"
 )
 
@@ -154,4 +156,25 @@ func (c *Cell) Magic(name string) (Command, bool) {
 // blanks and comments are not checked: a cell of comments is not empty).
 func (c *Cell) IsGoEmpty() bool {
 	return strings.TrimSpace(c.Decls) == "" && strings.TrimSpace(c.Body) == "" && !c.HasBody
+}
+
+// StatementsAsBody makes the Go text of a cell without a body its body
+// when it holds statements and no declarations, as a notebook student
+// expects (IPython runs any code): a cell "modelo" or "fmt.Println(x)"
+// then runs as if a "%%" line came first, and its last expression is
+// shown. The text qualifies when it is not valid as a file's declarations
+// and is valid as a function's body. It reports whether it changed c.
+func (c *Cell) StatementsAsBody() bool {
+	if c.HasBody || strings.TrimSpace(c.Decls) == "" {
+		return false
+	}
+	fset := token.NewFileSet()
+	if _, err := parser.ParseFile(fset, "", "package p\n"+c.Decls, parser.SkipObjectResolution); err == nil {
+		return false
+	}
+	if _, err := parser.ParseFile(fset, "", "package p\nfunc _() {\n"+c.Decls+"\n}", parser.SkipObjectResolution); err != nil {
+		return false
+	}
+	c.Body, c.Decls, c.HasBody, c.BodyLine = c.Decls, "", true, 1
+	return true
 }

@@ -76,3 +76,33 @@ func TestCommandNameArgs(t *testing.T) {
 		t.Error("Magic(\"mode\") not found")
 	}
 }
+
+func TestStatementsAsBody(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		body bool
+	}{
+		{"modelo", true},
+		{"fmt.Println(x)\nx.Shape()", true},
+		{"x := 1\nfor range 3 {\n\tx++\n}", true},
+		{"!echo hola\nx", true},
+		{"var x = 1", false},                     // a declaration
+		{"func f() {}\nf()", false},              // declarations and statements: the hint asks for %%
+		{"import \"fmt\"\nfmt.Println(1)", false}, // an import is a declaration
+		{"%%\nx", false},                          // already a body
+		{"// solo un comentario", false},
+		{"x := (", false}, // neither: the compiler says why
+	} {
+		c, err := Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decls := c.Decls
+		if got := c.StatementsAsBody(); got != tt.body || c.HasBody != (tt.body || strings.Contains(tt.src, "%%")) {
+			t.Errorf("StatementsAsBody(%q) = %v (HasBody %v); want %v", tt.src, got, c.HasBody, tt.body)
+		}
+		if tt.body && (c.Body != decls || c.Decls != "" || c.BodyLine != 1) {
+			t.Errorf("StatementsAsBody(%q): body %q, decls %q, line %d; want the cell's Go lines as the body from line 1", tt.src, c.Body, c.Decls, c.BodyLine)
+		}
+	}
+}

@@ -484,6 +484,14 @@ func TestStatefulLastExpressionIsExecuteResult(t *testing.T) {
 	if result.Data["text/plain"] != "42" || result.ExecutionCount != ex.Reply.ExecutionCount {
 		t.Errorf("execute_result: %v (count %d); want text/plain 42 with the reply's count %d", result.Data, result.ExecutionCount, ex.Reply.ExecutionCount)
 	}
+	// A cell of statements alone, without %%, runs as a body: "x" shows x.
+	ex, err = c.Execute(kerneltest.Context(t, 3*time.Minute), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Outputs) != 1 || ex.Outputs[0].Header.MsgType != "execute_result" {
+		t.Errorf("a cell \"x\": %d outputs; want its execute_result", len(ex.Outputs))
+	}
 	ex, err = c.Execute(kerneltest.Context(t, 3*time.Minute), "%%\nx + 1;")
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,8 @@
 // when it is an expression (x, model, t.Shape()), comes last, a
 // [Display] with Result set (Jupyter's execute_result; kernel.ShowResult
 // says which forms it has), and a ";" at the end of that line hides it.
+// A cell of statements alone runs as a body without its "%%" line
+// ([cell.Cell.StatementsAsBody]).
 //
 // Tab and Shift+Tab: [Session.Complete] and [Session.Inspect] answer
 // Jupyter's complete_request and inspect_request (and [ParseHelp] a

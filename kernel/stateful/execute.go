@@ -30,6 +30,7 @@ func (s *Session) Execute(ctx context.Context, code string, num int, out Output)
 	if err != nil {
 		return errorResult("syntax", err.Error())
 	}
+	c.StatementsAsBody() // a cell of statements alone runs as a body, as if it began with %%
 	for _, cmd := range c.Commands {
 		var res Result
 		if cmd.Kind == cell.Magic {
