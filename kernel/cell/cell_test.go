@@ -86,8 +86,8 @@ func TestStatementsAsBody(t *testing.T) {
 		{"fmt.Println(x)\nx.Shape()", true},
 		{"x := 1\nfor range 3 {\n\tx++\n}", true},
 		{"!echo hola\nx", true},
-		{"var x = 1", false},                     // a declaration
-		{"func f() {}\nf()", false},              // declarations and statements: the hint asks for %%
+		{"var x = 1", false},                      // a declaration
+		{"func f() {}\nf()", false},               // declarations and statements: the hint asks for %%
 		{"import \"fmt\"\nfmt.Println(1)", false}, // an import is a declaration
 		{"%%\nx", false},                          // already a body
 		{"// solo un comentario", false},

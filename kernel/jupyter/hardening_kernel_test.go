@@ -96,7 +96,7 @@ func TestDLBDReplayRefused(t *testing.T) {
 }
 
 // rss returns the resident memory of pid in MiB.
-func rss(t *testing.T, pid int) int {
+func rss(t testing.TB, pid int) int {
 	t.Helper()
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
