@@ -46,6 +46,7 @@ func TestDLBDCompletion(t *testing.T) {
 	}{
 		{"import \"github.com/dlbd/dlbd/dl\"\n%%\nx := dl.FromS", "FromSlice", "function"},
 		{"%%\ny := modelo.For", "Forward", "method"},
+		{"y := modelo.For", "Forward", "method"}, // statements alone run as a body, without %%
 		{"%%\ncfg := nn.MLPConfig{", "", "field"},
 		{"import \"github.com/dlbd/dlbd/dl/op", "github.com/dlbd/dlbd/dl/optim", "package"},
 		{"%res", "%reset", "magic"},
@@ -75,6 +76,9 @@ func TestDLBDCompletion(t *testing.T) {
 	n := utf8.RuneCountInString(code)
 	if !slices.Contains(r.Matches, "año") || r.CursorStart != n-2 || r.CursorEnd != n {
 		t.Errorf("Complete after \"añ\": matches %.5v, range [%d, %d); want año replacing [%d, %d) (code points)", r.Matches, r.CursorStart, r.CursorEnd, n-2, n)
+	}
+	if r := completeAt(t, c, "modelo.For"); r.CursorStart != 7 || r.CursorEnd != 10 {
+		t.Errorf("Complete(\"modelo.For\") replaces [%d, %d); want [7, 10)", r.CursorStart, r.CursorEnd)
 	}
 	// The process mode completes packages too.
 	run(t, c, "%mode process")

@@ -1,10 +1,13 @@
 package stateful
 
 import (
+	"go/scanner"
+	"go/token"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/dlbd/dlbd/kernel/cell"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/complete"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 )
@@ -105,9 +108,10 @@ var bare = complete.New(nil)
 // then, and on a nil *Session, it knows no packages). It is safe to call
 // from any goroutine.
 func (s *Session) Complete(q Query) Completion {
+	q, shift := asBody(q)
 	eng, syms := s.completion(q)
 	c := eng.Complete(q.Code, q.Cursor, syms)
-	out := Completion{CursorStart: c.Start, CursorEnd: c.End, Matches: make([]Match, len(c.Matches))}
+	out := Completion{CursorStart: c.Start - shift, CursorEnd: c.End - shift, Matches: make([]Match, len(c.Matches))}
 	for i, m := range c.Matches {
 		out.Matches[i] = Match{Text: m.Text, Kind: MatchKind(m.Kind), Signature: m.Signature}
 	}
@@ -121,6 +125,7 @@ func (s *Session) Complete(q Query) Completion {
 // earlier cell, its cell. Found is false, never an error, when there is no
 // such name. It waits for no cell, as [Session.Complete].
 func (s *Session) Inspect(q Query) Inspection {
+	q, _ = asBody(q)
 	eng, syms := s.completion(q)
 	in := eng.Inspect(q.Code, q.Cursor, q.Detail, syms)
 	return Inspection{Found: in.Found, Text: in.Text, Markdown: in.Markdown}
@@ -138,8 +143,7 @@ func ParseHelp(code string) (Query, bool) {
 	}
 	// In a body (after %%) the kernel imports a package by its name, as a
 	// cell's statements can use it without an import.
-	const body = "%%\n"
-	return Query{Code: body + name, Cursor: utf8.RuneCountInString(body + name), Detail: detail}, true
+	return Query{Code: bodyLine + name, Cursor: utf8.RuneCountInString(bodyLine + name), Detail: detail}, true
 }
 
 // completion returns the engine for q and the session's names.
@@ -178,6 +182,29 @@ func (s *Session) symbols() []complete.Symbol {
 		out[i] = complete.Symbol{Name: sym.Name, Object: sym.Object(), Cell: sym.Cell.Num}
 	}
 	return out
+}
+
+// bodyLine is the line that starts a cell's body.
+const bodyLine = "%%\n"
+
+// asBody returns q as a body when its cell has no "%%" line and its Go
+// text starts with a statement, not a declaration: such a cell runs as a
+// body (cell.Cell.StatementsAsBody), so "modelo.For" completes as after
+// "%%". shift is how many code points that moved the cursor.
+func asBody(q Query) (_ Query, shift int) {
+	c, err := cell.Parse(q.Code)
+	if err != nil || c.HasBody {
+		return q, 0
+	}
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("", -1, len(c.Decls)), []byte(c.Decls), nil, 0)
+	switch _, tok, _ := sc.Scan(); tok {
+	case token.EOF, token.PACKAGE, token.IMPORT, token.FUNC, token.TYPE, token.VAR, token.CONST:
+		return q, 0
+	}
+	q.Code, q.Cursor = bodyLine+q.Code, q.Cursor+len(bodyLine)
+	return q, len(bodyLine)
 }
 
 // resetHistory starts an empty history (a new session, %reset, a new
