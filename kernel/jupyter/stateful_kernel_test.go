@@ -529,3 +529,21 @@ func TestStatefulReadyHistoryAndHelp(t *testing.T) {
 		t.Errorf("history tail 1 with output: %s; want the last cell, its count and its result 42", got)
 	}
 }
+
+// TestStatefulHintsAndRestartList: the compiler's message gets a hint
+// where a Python habit meets a Go rule, and after the host's end the cells
+// to run again are those that completed (a cell that panicked would panic
+// again).
+func TestStatefulHintsAndRestartList(t *testing.T) {
+	c := startDLBD(t)
+	_, ce := runFails(t, c, "%%\nfor paso := range 3 {\n\tfmt.Println(\"hola\")\n}")
+	if !strings.Contains(ce.EValue, "declared and not used: paso") || !strings.Contains(ce.EValue, "for range") {
+		t.Errorf("unused loop variable: %q; want Go's message and the hint for range N", ce.EValue)
+	}
+	run(t, c, "%%\nguardado := 1")
+	runFails(t, c, "%%\nroto := 2\npanic(\"falla\")")
+	_, ce = runFails(t, c, "import \"os\"\n%%\nos.Exit(3)")
+	if !strings.Contains(ce.EValue, "run again the cells [2] (in that order)") || !strings.Contains(ce.EValue, "did not run to their end ([3]") {
+		t.Errorf("after the host's end: %q; want the cells to run again to be [2] alone (cell [3] panicked)", ce.EValue)
+	}
+}
