@@ -30,9 +30,8 @@ func assistantOf(ex Executor) Assistant {
 	return (*stateful.Session)(nil)
 }
 
-// answerComplete replies to a complete_request. Like the is_complete
-// answer it publishes no busy/idle status: a cell may be running, and
-// completion never waits for it.
+// answerComplete replies to a complete_request (inside [server.answer]'s
+// busy and idle); completion never waits for a running cell.
 func (s *server) answerComplete(req wire.Parts) {
 	var r protocol.CompleteRequest
 	json.Unmarshal(req.Content, &r) // checked by checkMessage
@@ -50,8 +49,8 @@ func (s *server) answerComplete(req wire.Parts) {
 		Metadata: map[string]any{"_jupyter_types_experimental": types}})
 }
 
-// answerInspect replies to an inspect_request (Shift+Tab), publishing no
-// status, as answerComplete.
+// answerInspect replies to an inspect_request (Shift+Tab), as
+// answerComplete.
 func (s *server) answerInspect(req wire.Parts) {
 	var r protocol.InspectRequest
 	json.Unmarshal(req.Content, &r) // checked by checkMessage

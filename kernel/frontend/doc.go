@@ -53,9 +53,10 @@
 //     inspect_request (Shift+Tab), from the session's go/types view of the
 //     cells ([Assistant]; GoNB answers them only through gopls, and knows
 //     nothing of the stateful session), and history_request, from the
-//     cells the front end counted. None of these waits for a running cell,
-//     and none publishes busy/idle, which would show the kernel idle while
-//     a cell runs.
+//     cells the front end counted. None of these waits for a running cell.
+//     Each is answered between busy and idle, as the spec asks (JupyterLab
+//     shows a completion only after the request's idle); a cell running
+//     meanwhile is shown busy again at once.
 //   - Every other request goes to GoNB byte for byte, routing identities
 //     included (IOPub messages only lose the front end's own identity,
 //     which GoNB puts first in their topic).

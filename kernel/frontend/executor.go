@@ -48,6 +48,13 @@ type execute struct {
 	mu  sync.Mutex
 	fwd map[string]*forwarded // execute requests GoNB is running, by msg_id
 
+	// statusMu orders the kernel's status messages: the front end's own
+	// answers publish busy and idle while a cell may run, and current,
+	// the job whose cell runs (in either mode), is then shown busy again;
+	// the cell's own idle comes under the same lock.
+	statusMu sync.Mutex
+	current  *job
+
 	quit     chan struct{} // closed by close: the worker stops waiting
 	quitOnce sync.Once
 	stopped  chan struct{} // closed when the worker has returned
@@ -193,6 +200,7 @@ func (e *execute) forward(j *job) {
 	e.fwd[j.header.MsgID] = f
 	e.mu.Unlock()
 	e.s.cells.start(j.header.MsgID)
+	e.setCurrent(j) // until GoNB's idle for it (forwardIdle)
 	e.s.forward(e.s.ker, protocol.Shell, j.frames)
 	select {
 	case <-f.done:

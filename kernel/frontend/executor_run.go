@@ -33,6 +33,7 @@ func (e *execute) run(j *job) bool {
 // status idle.
 func (e *execute) begin(j *job) (num int, done func()) {
 	e.s.status(j.parts, "busy")
+	e.setCurrent(j)
 	if j.req.Counts() {
 		e.count++
 		num = e.count
@@ -41,7 +42,7 @@ func (e *execute) begin(j *job) (num int, done func()) {
 	if !j.req.Silent {
 		e.s.publish(j.parts, "execute_input", protocol.ExecuteInput{Code: j.req.Code, ExecutionCount: num})
 	}
-	return num, func() { e.s.status(j.parts, "idle") }
+	return num, func() { e.ended(j, func() { e.s.status(j.parts, "idle") }) }
 }
 
 // finish answers j, whose execution count is num: "ok" when err is nil,

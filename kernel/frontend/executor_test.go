@@ -243,3 +243,61 @@ func TestKernelInfoHasHelpLinks(t *testing.T) {
 		t.Errorf("kernel_info_reply help links %v (implementation %q); want GoNB's reply with the Go standard library's link", urls, info.Implementation)
 	}
 }
+
+// statusesOf reads s until it has seen n status messages and returns
+// their execution states.
+func statusesOf(t *testing.T, s *jupyter.Subscription, n int) []string {
+	t.Helper()
+	var states []string
+	ctx := kerneltest.Context(t, 10*time.Second)
+	for len(states) < n {
+		m, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("after statuses %v: %v", states, err)
+		}
+		var st protocol.Status
+		if m.Header.MsgType == "status" && m.DecodeContent(&st) == nil {
+			states = append(states, st.ExecutionState)
+		}
+	}
+	return states
+}
+
+// TestAnswersPublishBusyIdle: the front end's own answers (Tab here) come
+// between busy and idle, which JupyterLab waits for; a cell that runs
+// meanwhile is shown busy again at once, and idle when it ends.
+func TestAnswersPublishBusyIdle(t *testing.T) {
+	c := start(t, "frontend-stateful")
+	ctx := kerneltest.Context(t, 10*time.Second)
+	m, _ := c.NewMessage("complete_request", protocol.CompleteRequest{Code: "fo", CursorPos: 2})
+	sub := c.Subscribe(m)
+	if err := c.Send(ctx, protocol.Shell, m); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusesOf(t, sub, 2); fmt.Sprint(got) != "[busy idle]" {
+		t.Errorf("statuses of a complete_request: %v; want busy, idle", got)
+	}
+	sub.Close()
+
+	run, _ := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: "espera", UserExpressions: map[string]string{}})
+	cell := c.Subscribe(run)
+	defer cell.Close()
+	if err := c.Send(ctx, protocol.Shell, run); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusesOf(t, cell, 1); got[0] != "busy" {
+		t.Fatalf("running cell's first status %q; want busy", got[0])
+	}
+	if _, err := c.Complete(ctx, "fo", 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusesOf(t, cell, 1); got[0] != "busy" {
+		t.Errorf("after a completion answered while a cell runs, the cell's status %q; want busy again", got[0])
+	}
+	if err := c.Interrupt(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusesOf(t, cell, 1); got[0] != "idle" {
+		t.Errorf("cell's status once it ended: %q; want idle", got[0])
+	}
+}

@@ -80,16 +80,16 @@ func (s *server) fromJupyter(ch protocol.Channel, frames [][]byte) {
 	h := parseHeader(p.Header)
 	switch {
 	case ch == protocol.Shell && h.MsgType == "is_complete_request":
-		s.answerIsComplete(p)
+		s.answer(p, func() { s.answerIsComplete(p) })
 		return
 	case ch == protocol.Shell && h.MsgType == "complete_request":
-		s.answerComplete(p)
+		s.answer(p, func() { s.answerComplete(p) })
 		return
 	case ch == protocol.Shell && h.MsgType == "inspect_request":
-		s.answerInspect(p)
+		s.answer(p, func() { s.answerInspect(p) })
 		return
 	case ch == protocol.Shell && h.MsgType == "history_request":
-		s.answerHistory(p)
+		s.answer(p, func() { s.answerHistory(p) })
 		return
 	case ch == protocol.Shell && h.MsgType == "execute_request":
 		s.exec.enqueue(frames, p, h)
@@ -217,6 +217,9 @@ func (s *server) fromKernelIOPub(frames [][]byte) {
 		}
 		if !bytes.Equal(content, p.Content) {
 			frames = s.resign(p, content)
+		}
+		if msgType == "status" && s.forwardIdle(parent, content, frames) {
+			return
 		}
 	}
 	s.forward(s.jup, protocol.IOPub, frames)

@@ -90,7 +90,7 @@ func (h *history) entriesFor(r protocol.HistoryRequest) []historyEntry {
 }
 
 // answerHistory replies to a history_request from the cells this front end
-// counted. Like the is_complete answer, it publishes no busy/idle status.
+// counted (inside [server.answer]'s busy and idle).
 func (s *server) answerHistory(req wire.Parts) {
 	var r protocol.HistoryRequest
 	json.Unmarshal(req.Content, &r) // checked and completed by checkMessage

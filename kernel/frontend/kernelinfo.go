@@ -39,9 +39,9 @@ func withHelpLinks(content []byte) []byte {
 // does when it starts: "starting" at once, then "idle" when the stateful
 // executor (when there is one) has prepared its session, so that a front
 // end shows the kernel ready before the first cell (JupyterLab showed
-// "Unknown" until then). A front end that subscribes later learns the
-// state from its kernel_info_request, which GoNB answers with busy and
-// idle.
+// "Unknown" until then). A front end that connects later learns the state
+// from the busy and idle around its history_request (JupyterLab ignores
+// the status of kernel_info requests).
 func (s *server) announceReady(ex Executor) {
 	none := wire.Parts{Header: []byte("{}")}
 	s.status(none, "starting")
