@@ -76,12 +76,13 @@ notebooks:
 	bin/dlbd notebooks -out build/notebooks -html build/html $(NOTEBOOKS)
 
 # browser: the nbconvert HTML of every executed notebook draws its charts (and shows the untrusted /
-# missing-library messages) in headless Chromium; then JupyterLab from .venv runs a notebook live.
-# Screenshots of failures go to build/screenshots.
+# missing-library messages) in headless Chromium; then JupyterLab from .venv runs a notebook live, and
+# in another, Tab and Shift+Tab show the kernel's completions and docs. Screenshots of failures go to
+# build/screenshots.
 browser:
 	DLBD_NOTEBOOK_HTML=$(REPO)/build/html DLBD_SCREENSHOTS=$(REPO)/build/screenshots DLBD_REQUIRE_BROWSER=1 \
 	  go test -count=1 ./viz/browser -run TestNotebookHTML
-	DLBD_LIVE=1 DLBD_SCREENSHOTS=$(REPO)/build/screenshots DLBD_REQUIRE_BROWSER=1 go test -count=1 ./viz/browser -run TestLiveJupyterLab
+	DLBD_LIVE=1 DLBD_SCREENSHOTS=$(REPO)/build/screenshots DLBD_REQUIRE_BROWSER=1 go test -count=1 ./viz/browser -run '^TestLiveJupyterLab(Assist)?$$'
 
 # bench: Go benchmarks against anchors measured in the same run (NumPy/OpenBLAS, PyTorch CPU);
 # writes build/bench.json. Options: make bench BENCH_ARGS='-run sgemm -rounds 7'

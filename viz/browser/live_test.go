@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,32 @@ import (
 // Opt in with DLBD_LIVE=1; screenshots of failures go to $DLBD_SCREENSHOTS
 // (default <repo>/build/screenshots).
 func TestLiveJupyterLab(t *testing.T) {
+	nb := os.Getenv("DLBD_LIVE_NOTEBOOK")
+	if nb == "" {
+		nb = "testdata/live.ipynb"
+	}
+	lab := startLab(t, nb)
+	lab.run(t, "live/live.mjs", "--charts", "1", "--progress", "1", "--timeout-ms", "180000")
+}
+
+// liveLab is a JupyterLab server started by startLab for one test.
+type liveLab struct {
+	ctx      context.Context // ends when the test's time is up
+	url      string          // the notebook's page, token included
+	node     string          // node executable
+	modules  string          // holds node_modules/playwright-core
+	chromium string
+	shots    string // screenshot directory
+	log      string // JupyterLab's log file
+}
+
+// startLab starts JupyterLab from the repository's .venv on loopback with
+// the repository's kernelspec (JUPYTER_PATH=<repo>/.jupyter) and a fresh
+// configuration, serving a temporary directory that holds a copy of the
+// notebook nb; the test's cleanup stops it. It skips the test unless
+// DLBD_LIVE=1 and fails it when make kernel, node or chromium is missing.
+func startLab(t *testing.T, nb string) *liveLab {
+	t.Helper()
 	if os.Getenv("DLBD_LIVE") != "1" {
 		t.Skip("set DLBD_LIVE=1 to run the live JupyterLab test (needs make kernel, node, chromium)")
 	}
@@ -42,16 +69,13 @@ func TestLiveJupyterLab(t *testing.T) {
 	if out, err := exec.Command("live/install.sh", modules).CombinedOutput(); err != nil {
 		t.Fatalf("live/install.sh: %v\n%s", err, out)
 	}
-	nb := os.Getenv("DLBD_LIVE_NOTEBOOK")
-	if nb == "" {
-		nb = "testdata/live.ipynb"
-	}
 	root := t.TempDir()
 	data, err := os.ReadFile(nb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "live.ipynb"), data, 0o644); err != nil {
+	name := filepath.Base(nb)
+	if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	port := freePort(t)
@@ -60,7 +84,7 @@ func TestLiveJupyterLab(t *testing.T) {
 	token := hex.EncodeToString(tok[:])
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	lab := exec.CommandContext(ctx, jupyter, "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
 		fmt.Sprintf("--ServerApp.port=%d", port), "--IdentityProvider.token="+token,
 		"--LabApp.expose_app_in_browser=True", "--ServerApp.root_dir="+root)
@@ -76,7 +100,7 @@ func TestLiveJupyterLab(t *testing.T) {
 	if err := lab.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { // JupyterLab exits when interrupted; then wait for it.
+	t.Cleanup(func() { // JupyterLab exits when interrupted; then wait for it.
 		lab.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
 		go func() { lab.Wait(); close(done) }()
@@ -85,7 +109,7 @@ func TestLiveJupyterLab(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			lab.Process.Kill()
 		}
-	}()
+	})
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	if err := waitHTTP(base+"/api/status?token="+token, 60*time.Second); err != nil {
 		log, _ := os.ReadFile(logf.Name())
@@ -96,12 +120,22 @@ func TestLiveJupyterLab(t *testing.T) {
 		shots = filepath.Join(repo, "build", "screenshots")
 	}
 	chrome, _ := Chromium(Options{})
-	cmd := exec.CommandContext(ctx, node, "live/live.mjs", "--modules", modules, "--chromium", chrome,
-		"--url", base+"/lab/tree/live.ipynb?token="+token, "--charts", "1", "--progress", "1", "--timeout-ms", "180000", "--screenshots", shots)
+	return &liveLab{ctx: ctx, url: base + "/lab/tree/" + url.PathEscape(name) + "?token=" + token, node: node, modules: modules,
+		chromium: chrome, shots: shots, log: logf.Name()}
+}
+
+// run runs a live/*.mjs check of the notebook's page (the script gets
+// --modules, --chromium, --url and --screenshots, then args), logs its
+// report and fails the test, with the tail of JupyterLab's log, when the
+// script fails.
+func (l *liveLab) run(t *testing.T, script string, args ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(l.ctx, l.node, append([]string{script, "--modules", l.modules, "--chromium", l.chromium,
+		"--url", l.url, "--screenshots", l.shots}, args...)...)
 	out, err := cmd.CombinedOutput()
-	t.Logf("live.mjs report:\n%s", out)
+	t.Logf("%s report:\n%s", filepath.Base(script), out)
 	if err != nil {
-		log, _ := os.ReadFile(logf.Name())
+		log, _ := os.ReadFile(l.log)
 		t.Fatalf("live check failed: %v\nJupyterLab log (tail):\n%s", err, tail(string(log), 3000))
 	}
 }

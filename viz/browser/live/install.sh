@@ -1,7 +1,7 @@
 #!/bin/sh
 # install.sh DEST — install playwright-core (pinned and integrity-checked by
-# package-lock.json) into DEST/node_modules for live.mjs. No browser is
-# downloaded: live.mjs drives Debian's chromium. Idempotent.
+# package-lock.json) into DEST/node_modules for live.mjs and assist.mjs. No browser is
+# downloaded: they drive Debian's chromium. Idempotent.
 set -eu
 if [ $# -ne 1 ] || [ -z "$1" ]; then
 	echo "usage: $0 DEST   (e.g. <repo>/.assets/live-test)" >&2
