@@ -24,29 +24,30 @@ type checked struct {
 	// session maps the objects the package's scope got from the
 	// session to their symbols.
 	session map[types.Object]Symbol
+	// choose picks the package of a name that the cell does not import.
+	choose pkgindex.Chooser
 }
 
 // checkPath is the import path of the package a cell is checked in: a
 // cell package, whose names the qualifier writes without a package.
 var checkPath = cellpos.Package("cell")
 
-// check parses src and type-checks it, ignoring errors, in a package
-// whose scope holds syms (but for the names src declares or imports
-// anew), adding the imports src uses but does not write; at is the byte
-// offset of the cut in src.
-func (e *Engine) check(src string, at int, syms []Symbol) *checked {
-	fset := token.NewFileSet()
-	f, _ := parser.ParseFile(fset, "cell.go", src, parser.AllErrors)
-	if f == nil || fset.File(f.FileStart) == nil {
+// check cuts sec at byte offset cut, writes tail there, parses it (see
+// parseCut) and type-checks it, ignoring errors, in a package whose scope
+// holds syms (but for the names the cell declares or imports anew),
+// adding the imports the cell uses but does not write.
+func (e *Engine) check(sec section, cut int, tail string, sc scanned, syms []Symbol) *checked {
+	fset, f, at := parseCut(sec, cut, tail, sc)
+	if f == nil {
 		return nil
 	}
-	c := &checked{fset: fset, file: f, at: fset.File(f.FileStart).Pos(at), session: map[types.Object]Symbol{}}
+	c := &checked{fset: fset, file: f, at: at, session: map[types.Object]Symbol{}, choose: e.chooser(syms)}
 	session := map[string]bool{}
 	for _, s := range syms {
 		session[s.Name] = true
 	}
 	imported := e.importedNames(f)
-	e.addMissingImports(f, func(name string) bool { return session[name] || imported[name] })
+	c.addMissingImports(func(name string) bool { return session[name] || imported[name] })
 	c.pkg = types.NewPackage(checkPath, "cell")
 	for _, s := range syms {
 		if f.Scope.Lookup(s.Name) == nil && !imported[s.Name] {
@@ -69,6 +70,49 @@ func (e *Engine) check(src string, at int, syms []Symbol) *checked {
 	}
 	types.NewChecker(&conf, fset, c.pkg, c.info).Files([]*ast.File{f})
 	return c
+}
+
+// parseCut parses the Go file of sec cut at cut, with tail written there
+// and the brackets closed as sc closes them, and returns the cut's
+// position. Where that loses the cut (the parser drops "a, s._", which is
+// no statement), it parses the file closed with sc.assigned instead.
+func parseCut(sec section, cut int, tail string, sc scanned) (*token.FileSet, *ast.File, token.Pos) {
+	parse := func(closers string) (*token.FileSet, *ast.File, token.Pos) {
+		src, at := sec.source(cut, tail, closers)
+		fset := token.NewFileSet()
+		f, _ := parser.ParseFile(fset, "cell.go", src, parser.AllErrors)
+		if f == nil || fset.File(f.FileStart) == nil {
+			return nil, nil, token.NoPos
+		}
+		return fset, f, fset.File(f.FileStart).Pos(at)
+	}
+	fset, f, at := parse(sc.closers)
+	if f != nil && sc.assigned != "" && !holds(f, at) {
+		if fset2, f2, at2 := parse(sc.assigned); f2 != nil && holds(f2, at2) {
+			return fset2, f2, at2
+		}
+	}
+	return fset, f, at
+}
+
+// holds reports whether f has what completion and inspection look for at
+// the cut, at: an identifier that starts or ends there, or a call whose
+// parentheses hold it.
+func holds(f *ast.File, at token.Pos) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found || n == nil || n.Pos() > at || n.End() < at {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Ident:
+			found = true
+		case *ast.CallExpr:
+			found = n.Lparen < at && at <= n.Rparen
+		}
+		return !found
+	})
+	return found
 }
 
 // packageLevel returns obj, or, for a name a cell's body declared (a
@@ -112,13 +156,15 @@ func (e *Engine) importedNames(f *ast.File) map[string]bool {
 	return names
 }
 
-// addMissingImports adds to f the imports the kernel would add to the
-// cell (pkgindex.Missing); known reports the names that are no package.
-func (e *Engine) addMissingImports(f *ast.File, known func(name string) bool) {
-	if e.index == nil {
+// addMissingImports adds to c's file the imports the kernel would add to
+// the cell (pkgindex.Missing), but with c's preference (see
+// Engine.chooser); known reports the names that are no package.
+func (c *checked) addMissingImports(known func(name string) bool) {
+	if c.choose.Source == nil {
 		return
 	}
-	for _, path := range pkgindex.Missing(e.index, f, known) {
+	f := c.file
+	for _, path := range c.choose.Missing(f, known) {
 		spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
 		f.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{spec}}}, f.Decls...)
 		f.Imports = append(f.Imports, spec)

@@ -53,8 +53,7 @@ func (e *Engine) complete(code string, off int, syms []Symbol) (int, []Match) {
 	if number {
 		return off, nil
 	}
-	src, at := sec.source(sec.off-len(typed), "_", sc.closers)
-	c := e.check(src, at, syms)
+	c := e.check(sec, sec.off-len(typed), "_", sc, syms)
 	var cs []candidate
 	switch {
 	case c != nil && selector:

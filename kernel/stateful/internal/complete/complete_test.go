@@ -91,28 +91,105 @@ func TestComplete(t *testing.T) {
 		{name: "broken-code", code: "%%\n)))(((\nmod|", want: []string{"modelo"}},
 		{name: "broken-after-cursor", code: "%%\nmod|\n}}} func (", want: []string{"modelo"}},
 		{name: "two-bodies", code: "%%\nx := 1\n%%\nmod|", want: []string{"modelo"}},
+		{name: "defer-package", code: "%%\ndefer fmt.Pr|", want: []string{"Print", "Printf", "Println"}},
+		{name: "defer-value", code: "%%\nvar s struct{ X, Y int }\ndefer s.|", want: []string{"X", "Y"}},
+		{name: "go-value", code: "%%\ngo modelo.|", want: []string{"Forward"}},
+		{name: "go-call-chain", code: "%%\ngo dl.Ones(2).Resh|", want: []string{"Reshape"}},
+		{name: "defer-in-func", code: "func f() {\n\tdefer fmt.Pr|\n}", want: []string{"Println"}},
+		{name: "defer-func-literal", code: "%%\ndefer func() {\n\tif r := recover(); r != nil {\n\t\tfmt.Pr|", want: []string{"Println"}},
+		{name: "defer-in-case", code: "%%\nswitch {\ncase true: defer fmt.Pr|", want: []string{"Println"}},
+		{name: "defer-call-args", code: "%%\ndefer fmt.Println(modelo.|", want: []string{"Forward"}},
+		{name: "map-key", code: "%%\nm := map[string]int{strings.|", want: []string{"ToUpper"}},
+		{name: "map-key-second", code: "%%\nm := map[string]int{\"a\": 1, strings.|", want: []string{"ToUpper"}},
+		{name: "map-key-name", code: "%%\nm := map[float64]int{Pi|", want: []string{"Pi2"}},
+		{name: "map-value", code: "%%\nm := map[string]string{\"a\": strings.|", want: []string{"ToUpper"}},
+		{name: "slice-element", code: "%%\nm := []string{strings.|", want: []string{"ToUpper"}},
+		{name: "struct-key-not-selector", code: "%%\np := Punto{modelo.|", want: []string{"Forward"}},
+		{name: "assign-two-targets", code: "%%\nvar s struct{ X, Y int }\ns.X, s.|", want: []string{"X", "Y"}},
+		{name: "assign-two-targets-name", code: "%%\nvar s struct{ X, Y int }\na, s.|", want: []string{"X", "Y"}},
+		{name: "assign-three-targets", code: "%%\nvar s struct{ X, Y int }\ns.X, s.Y, s.|", want: []string{"X", "Y"}},
+		{name: "assign-target-call", code: "%%\nvar s struct{ X, Y int }\na, f(s.|", want: []string{"X", "Y"}},
+		{name: "assign-targets-in-block", code: "%%\nvar s struct{ X, Y int }\nfor range 3 {\n\ts.X, s.|", want: []string{"X", "Y"}},
+		{name: "literal-elements-not-assignment", code: "%%\nxs := []*dl.Tensor{tensor, tensor.T|", want: []string{"T"}},
+		{name: "assign-targets-value", code: "%%\nvar s struct{ X, Y int }\ns.X, s.Y = 1, s.|", want: []string{"X", "Y"}},
+		{name: "assign-targets-names", code: "%%\nvalor := 1\nx, val|", want: []string{"valor"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, cursor := at(tt.code)
-			c := e.Complete(code, cursor, syms)
-			got := texts(c.Matches)
-			if !inOrder(got, tt.want) {
-				t.Errorf("Complete(%q) = %q; want %q in this order", tt.code, got, tt.want)
+			checkMatches(t, tt.code, e.Complete(code, cursor, syms), tt.want, tt.not, tt.kind, tt.sig)
+		})
+	}
+}
+
+// checkMatches reports on t where c, the completion of code ("|" its
+// cursor), lacks want in this order, has one of not, ends elsewhere than
+// at the cursor, or gives want[0] another kind or signature than kind and
+// sig (when set).
+func checkMatches(t *testing.T, code string, c Completion, want, not []string, kind Kind, sig string) {
+	t.Helper()
+	_, cursor := at(code)
+	got := texts(c.Matches)
+	if !inOrder(got, want) {
+		t.Errorf("Complete(%q) = %q; want %q in this order", code, got, want)
+	}
+	for _, n := range not {
+		if slices.Contains(got, n) {
+			t.Errorf("Complete(%q) = %q; want no %q", code, got, n)
+		}
+	}
+	if c.End != cursor {
+		t.Errorf("Complete(%q).End = %d; want the cursor, %d", code, c.End, cursor)
+	}
+	if i := slices.Index(got, first(want)); i >= 0 {
+		if m := c.Matches[i]; kind != "" && m.Kind != kind || sig != "" && m.Signature != sig {
+			t.Errorf("Complete(%q): %s is %s %q; want %s %q", code, m.Text, m.Kind, m.Signature, kind, sig)
+		}
+	}
+}
+
+// TestCompletePackageChoice checks which package a name the cell does
+// not import completes from, when several packages have that name: one
+// an earlier cell imported (the latest), else the standard library's or
+// this module's, chosen by the selectors the cell writes but not by the
+// one being typed.
+func TestCompletePackageChoice(t *testing.T) {
+	const (
+		cryptoCell = "import \"crypto/rand\"\n\nfunc azar(b []byte) { rand.Read(b) }\n"
+		mathCell   = "import \"math/rand\"\n\nfunc dado() int { return rand.Intn(6) }\n"
+		clientCell = "import \"github.com/apache/spark-connect-go/spark\"\n\nvar versión = spark.Version()\n"
+	)
+	tests := []struct {
+		name  string
+		spark bool     // with the index of bigdata/spark and Spark's Go client
+		cells []string // earlier cells
+		code  string   // "|" is the cursor
+		want  []string
+		not   []string
+		sig   string // of want[0], when set
+	}{
+		{name: "session=none", code: "%%\nrand.Re|", want: []string{"Read"}, not: []string{"Reader"}},
+		{name: "session=crypto", cells: []string{cryptoCell}, code: "%%\nrand.Re|", want: []string{"Read", "Reader"}},
+		{name: "session=crypto/name", cells: []string{cryptoCell}, code: "%%\nran|", want: []string{"rand"}, sig: "crypto/rand"},
+		{name: "session=crypto/selector-decides", cells: []string{cryptoCell}, code: "%%\nrand.Intn(6)\nrand.|", want: []string{"Intn"}, not: []string{"Reader"}},
+		{name: "session=crypto,math", cells: []string{cryptoCell, mathCell}, code: "%%\nrand.|", want: []string{"Intn"}, not: []string{"Reader"}},
+		{name: "session=math,crypto", cells: []string{mathCell, cryptoCell}, code: "%%\nrand.|", want: []string{"Reader"}, not: []string{"Intn"}},
+		{name: "cell-imports", cells: []string{cryptoCell}, code: "import \"math/rand\"\n%%\nrand.|", want: []string{"Intn"}, not: []string{"Reader"}},
+		{name: "module-first", spark: true, code: "%%\nx := spark.E|", want: []string{"Ensure"}},
+		{name: "module-first/all", spark: true, code: "%%\nspark.|", want: []string{"Ensure", "Start"}, not: []string{"Version"}},
+		{name: "module-first/name", spark: true, code: "%%\nspar|", want: []string{"spark"}, sig: "github.com/dlbd/dlbd/bigdata/spark"},
+		{name: "module-first/selector-decides", spark: true, code: "%%\nv := spark.Version()\nspark.|", want: []string{"Version"}, not: []string{"Ensure"}},
+		{name: "module-first/session=client", spark: true, cells: []string{clientCell}, code: "%%\nspark.|", want: []string{"Version"}, not: []string{"Ensure"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			index := testIndex(t)
+			if tt.spark {
+				index = sparkIndex(t)
 			}
-			for _, n := range tt.not {
-				if slices.Contains(got, n) {
-					t.Errorf("Complete(%q) = %q; want no %q", tt.code, got, n)
-				}
-			}
-			if c.End != cursor {
-				t.Errorf("Complete(%q).End = %d; want the cursor, %d", tt.code, c.End, cursor)
-			}
-			if i := slices.Index(got, first(tt.want)); i >= 0 {
-				if m := c.Matches[i]; tt.kind != "" && m.Kind != tt.kind || tt.sig != "" && m.Signature != tt.sig {
-					t.Errorf("Complete(%q): %s is %s %q; want %s %q", tt.code, m.Text, m.Kind, m.Signature, tt.kind, tt.sig)
-				}
-			}
+			syms := cellSymbols(t, index, tt.cells...)
+			code, cursor := at(tt.code)
+			checkMatches(t, tt.code, New(index).Complete(code, cursor, syms), tt.want, tt.not, "", tt.sig)
 		})
 	}
 }

@@ -77,11 +77,58 @@ func (sec section) source(cut int, tail, closers string) (src string, at int) {
 
 // scanned is what the Go scanner makes of the text before the cursor.
 type scanned struct {
-	toks      []scannedTok // without comments and the semicolon Go adds at the end
-	closers   string       // what closes the brackets still open, innermost first
-	inComment bool         // the text ends inside a comment, or a rune literal: no name there
-	str       int          // offset of the opening quote of a string the text ends in, or -1
-	inImport  bool         // that string is an import path
+	toks []scannedTok // without comments and the semicolon Go adds at the end
+	// closers closes the brackets still open, innermost first, and makes
+	// a call of each statement left open after defer or go: "defer fmt._"
+	// is no statement, "defer fmt._()" is.
+	closers string
+	// assigned is closers that also end the statement at the cursor as an
+	// assignment ("a, s._" is no statement, "a, s._ = nil" is), or "" when
+	// that statement is no list of expressions; the parser tells whether
+	// it was one, if closers loses the cursor (it may be the elements of
+	// a composite literal).
+	assigned  string
+	inComment bool // the text ends inside a comment, or a rune literal: no name there
+	str       int  // offset of the opening quote of a string the text ends in, or -1
+	inImport  bool // that string is an import path
+}
+
+// level is a bracket open before the cursor, or the text around them all,
+// with what the scanner saw of its current statement (elements, for a
+// composite literal's brace) since the last ";" or ":" in it.
+type level struct {
+	open   token.Token // LPAREN, LBRACK, LBRACE; ILLEGAL for the outermost
+	first  token.Token // the statement's first token; ILLEGAL for none yet
+	comma  bool        // a comma outside the statement's brackets
+	assign bool        // an assignment operator or an arrow outside them
+}
+
+// addClosers sets sc's closers and assigned for the levels open at the
+// end of the text, the outermost first.
+func (sc *scanned) addClosers(levels []level) {
+	stmt := 0 // the innermost level that holds statements: a brace or the outermost
+	for i, l := range levels {
+		if l.open == token.LBRACE || l.open == token.ILLEGAL {
+			stmt = i
+		}
+	}
+	l := levels[stmt]
+	list := l.comma && !l.assign && l.first != token.ILLEGAL && !l.first.IsKeyword()
+	for i := len(levels) - 1; i >= 0; i-- {
+		end := ""
+		if t := levels[i].first; t == token.DEFER || t == token.GO {
+			end = "()"
+		}
+		end += map[token.Token]string{token.LPAREN: ")", token.LBRACK: "]", token.LBRACE: "}"}[levels[i].open]
+		if list && i == stmt {
+			sc.assigned += " = nil"
+		}
+		sc.closers += end
+		sc.assigned += end
+	}
+	if !list {
+		sc.assigned = ""
+	}
 }
 
 type scannedTok struct {
@@ -101,7 +148,7 @@ func scan(src string) scanned {
 			sc.inComment = strings.HasPrefix(msg, "comment")
 		}
 	}, scanner.ScanComments)
-	var open []token.Token
+	levels := []level{{}}
 	group := false // in an import ( ... ) group
 	for {
 		pos, tok, lit := s.Scan()
@@ -119,12 +166,24 @@ func scan(src string) scanned {
 			if lit == "\n" && off == len(src) {
 				continue
 			}
-		case token.LPAREN, token.LBRACK, token.LBRACE:
-			open = append(open, tok)
+		}
+		cur := &levels[len(levels)-1]
+		if cur.first == token.ILLEGAL && tok != token.SEMICOLON && tok != token.COLON {
+			cur.first = tok
+		}
+		switch {
+		case tok == token.SEMICOLON || tok == token.COLON: // a statement ends, or a case's or label's starts
+			*cur = level{open: cur.open}
+		case tok == token.COMMA:
+			cur.comma = true
+		case tok == token.ASSIGN || tok == token.DEFINE || tok == token.ARROW || token.ADD_ASSIGN <= tok && tok <= token.AND_NOT_ASSIGN:
+			cur.assign = true
+		case tok == token.LPAREN || tok == token.LBRACK || tok == token.LBRACE:
+			levels = append(levels, level{open: tok})
 			group = group || tok == token.LPAREN && sc.last(0) == token.IMPORT
-		case token.RPAREN, token.RBRACK, token.RBRACE:
-			if len(open) > 0 {
-				open = open[:len(open)-1]
+		case tok == token.RPAREN || tok == token.RBRACK || tok == token.RBRACE:
+			if len(levels) > 1 {
+				levels = levels[:len(levels)-1]
 			}
 			group = group && tok != token.RPAREN
 		}
@@ -134,9 +193,7 @@ func scan(src string) scanned {
 		}
 		sc.toks = append(sc.toks, scannedTok{tok: tok, off: off, end: end})
 	}
-	for i := len(open) - 1; i >= 0; i-- {
-		sc.closers += map[token.Token]string{token.LPAREN: ")", token.LBRACK: "]", token.LBRACE: "}"}[open[i]]
-	}
+	sc.addClosers(levels)
 	if n := len(sc.toks); sc.inComment || n == 0 || sc.toks[n-1].off != unterminated {
 		return sc // the text does not end in an open literal (a line before may)
 	}

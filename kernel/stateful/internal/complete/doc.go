@@ -11,10 +11,14 @@
 // line decides first: a magic line ("%res") completes the kernel's
 // [Magics], a shell line ("!ls") nothing, a string after import an import
 // path from the package index. Otherwise the cell is cut at the cursor,
-// its open brackets closed, and the Go text parsed and type-checked in a
-// package whose scope holds the session's names, with the imports the
-// cell uses but does not write added as the kernel adds them
-// (pkgindex.Best); errors are ignored. Then:
+// its open brackets closed (and the statement there made one: "defer
+// fmt._" a call, "a, s._" an assignment), and the Go text parsed and
+// type-checked in a package whose scope holds the session's names, with
+// the imports the cell uses but does not write added as the kernel adds
+// them (pkgindex.Missing), but for a name of several packages preferring
+// one an earlier cell imported, then the standard library's and this
+// module's over others ("spark" is the course's, not Spark's Go client);
+// errors are ignored. Then:
 //
 //   - after "x." the fields and methods of x's type (x any expression the
 //     checker can type: modelo, modelo.Modules[0], dl.Ones(3)), or the

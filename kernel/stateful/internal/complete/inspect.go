@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
-	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
 )
 
 // inspect describes the name at byte offset off in code.
@@ -25,8 +24,7 @@ func (e *Engine) inspect(code string, off, detail int, syms []Symbol) Inspection
 	if sc.inComment || sc.str >= 0 {
 		return Inspection{}
 	}
-	src, at := sec.source(end, "", sc.closers)
-	c := e.check(src, at, syms)
+	c := e.check(sec, end, "", sc, syms)
 	if c == nil {
 		return Inspection{}
 	}
@@ -69,13 +67,13 @@ func (c *checked) objectOf(id *ast.Ident) types.Object {
 	return nil
 }
 
-// packageNamed returns the package the kernel would import for name, as
-// a package name in c, or nil.
+// packageNamed returns the package completion chooses for name (see
+// Engine.chooser), as a package name in c, or nil.
 func (e *Engine) packageNamed(name string, c *checked) types.Object {
 	if e.index == nil {
 		return nil
 	}
-	path := pkgindex.Best(e.index, name, nil)
+	path := c.choose.Best(name, nil)
 	if path == "" {
 		return nil
 	}

@@ -14,7 +14,9 @@ func (c *checked) selection() []candidate {
 		return nil
 	}
 	if id, ok := sel.X.(*ast.Ident); ok {
-		if pn, ok := c.info.Uses[id].(*types.PkgName); ok {
+		// objectOf, not info.Uses: the checker skips what it cannot place,
+		// such as a map literal's element without a key ("map[string]int{strings._").
+		if pn, ok := c.objectOf(id).(*types.PkgName); ok {
 			var cs []candidate
 			scope := pn.Imported().Scope()
 			for _, name := range scope.Names() {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
 )
@@ -58,9 +59,51 @@ func (e *Engine) packageNames(typed string, c *checked) []candidate {
 		if _, obj := c.scopeAt().LookupParent(p.Name, c.at); obj != nil {
 			continue
 		}
-		cs = append(cs, candidate{text: p.Name, kind: KindPackage, sig: pkgindex.Best(e.index, p.Name, nil), rank: rankPackage})
+		cs = append(cs, candidate{text: p.Name, kind: KindPackage, sig: c.choose.Best(p.Name, nil), rank: rankPackage})
 	}
 	return cs
+}
+
+// chooser returns how completion picks the package of a name that the
+// cell uses without importing it: first a package that an earlier cell
+// imported (the latest cell's first), as the student most likely means
+// the same one; then the standard library and this module's packages
+// before others ("spark" is the course's bigdata/spark, not Spark's Go
+// client), each in pkgindex.Best's order. Only the selectors the cell
+// writes decide among them, not the one being typed ("spark._").
+//
+// Simplification: an earlier cell is known by the names it left (syms),
+// so the imports of a cell that declared nothing are not.
+//
+// The kernel compiles with pkgindex.Missing, without this preference:
+// where both packages export what a cell selects ("rand.Read" after a cell
+// that imported crypto/rand), it imports another package than the one
+// completion showed.
+func (e *Engine) chooser(syms []Symbol) pkgindex.Chooser {
+	if e.index == nil {
+		return pkgindex.Chooser{}
+	}
+	latest := map[string]int{} // import path -> the latest cell that imported it
+	seen := map[*types.Package]bool{}
+	for _, s := range syms {
+		p := s.Object.Pkg()
+		if p == nil || seen[p] {
+			continue
+		}
+		seen[p] = true
+		for _, imp := range p.Imports() {
+			latest[imp.Path()] = max(latest[imp.Path()], s.Cell)
+		}
+	}
+	return pkgindex.Chooser{Source: e.index, Prefer: func(path string) int {
+		if cell, ok := latest[path]; ok {
+			return -1 - cell
+		}
+		if pkgindex.IsStd(path) || path == checkout.ModulePath || strings.HasPrefix(path, checkout.ModulePath+"/") {
+			return 0
+		}
+		return 1
+	}}
 }
 
 // keywords returns Go's keywords.

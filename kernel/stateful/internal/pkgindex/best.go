@@ -16,6 +16,17 @@ type Source interface {
 	Candidates(name string) []string
 }
 
+// Chooser picks among the importable packages of a name as [Best] and
+// [Missing] do, trying first the ones its caller prefers: completion
+// prefers a package that an earlier cell imported.
+type Chooser struct {
+	// Source is the index of the packages.
+	Source Source
+	// Prefer ranks an import path: lower ranks are tried first, and Best's
+	// order within a rank. Nil ranks every path alike.
+	Prefer func(path string) int
+}
+
 // Best returns the import path that goimports would add for a package a
 // cell uses as name.Sel, for every Sel in sels, without importing it: the
 // importable package named name that exports all of sels, preferring the
@@ -23,8 +34,21 @@ type Source interface {
 // It returns "" when no package fits. With no sels it imports nothing and
 // returns the preferred package named name.
 func Best(src Source, name string, sels map[string]bool) string {
+	return Chooser{Source: src}.Best(name, sels)
+}
+
+// Best is [Best] with ch's preference first.
+func (ch Chooser) Best(name string, sels map[string]bool) string {
+	src := ch.Source
 	paths := src.Candidates(name)
-	sort.Slice(paths, func(i, j int) bool { return better(paths[i], paths[j]) })
+	sort.Slice(paths, func(i, j int) bool {
+		if ch.Prefer != nil {
+			if ri, rj := ch.Prefer(paths[i]), ch.Prefer(paths[j]); ri != rj {
+				return ri < rj
+			}
+		}
+		return better(paths[i], paths[j])
+	})
 	for _, path := range paths {
 		if len(sels) == 0 {
 			return path
@@ -55,6 +79,11 @@ func Best(src Source, name string, sels map[string]bool) string {
 // names declared in earlier cells); predeclared names are none either. A
 // blank selector (x._, completion's placeholder) selects nothing.
 func Missing(src Source, f *ast.File, known func(name string) bool) []string {
+	return Chooser{Source: src}.Missing(f, known)
+}
+
+// Missing is [Missing] with ch's preference first.
+func (ch Chooser) Missing(f *ast.File, known func(name string) bool) []string {
 	unresolved := map[string]bool{}
 	for _, id := range f.Unresolved {
 		unresolved[id.Name] = true
@@ -84,7 +113,7 @@ func Missing(src Source, f *ast.File, known func(name string) bool) []string {
 	sort.Strings(names)
 	var out []string
 	for _, name := range names {
-		if path := Best(src, name, sels[name]); path != "" {
+		if path := ch.Best(name, sels[name]); path != "" {
 			out = append(out, path)
 		}
 	}

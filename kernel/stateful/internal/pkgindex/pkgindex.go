@@ -11,8 +11,9 @@
 // package's types from that file (go/importer, gc export data); a package
 // outside the index is listed on first use. [Index.Candidates] returns the
 // importable packages of a name, and [Best] picks the one goimports would
-// add. [Index.Lookup] and [Index.Importable] say what the index knows,
-// for completion (import paths, a package's documentation in its Dir).
+// add ([Chooser] tries a caller's preference first, as completion does).
+// [Index.Lookup] and [Index.Importable] say what the index knows, for
+// completion (import paths, a package's documentation in its Dir).
 //
 // # Errors
 //

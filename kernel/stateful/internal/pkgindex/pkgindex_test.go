@@ -50,3 +50,36 @@ func TestBest(t *testing.T) {
 		}
 	}
 }
+
+// TestChooserBest checks that a preference orders the candidates before
+// Best's own order, and still only among those that export the selectors.
+func TestChooserBest(t *testing.T) {
+	x, err := Load(token.NewFileSet(), ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crypto := func(path string) int {
+		if path == "crypto/rand" {
+			return 0
+		}
+		return 1
+	}
+	tests := []struct {
+		name   string
+		prefer func(string) int
+		sels   map[string]bool
+		want   string
+	}{
+		{name: "prefer=none", want: "math/rand"},
+		{name: "prefer=crypto", prefer: crypto, want: "crypto/rand"},
+		{name: "prefer=crypto/sels=Prime", prefer: crypto, sels: map[string]bool{"Prime": true}, want: "crypto/rand"},
+		{name: "prefer=crypto/sels=Intn", prefer: crypto, sels: map[string]bool{"Intn": true}, want: "math/rand"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := (Chooser{Source: x, Prefer: tt.prefer}).Best("rand", tt.sels); got != tt.want {
+				t.Errorf("Chooser.Best(rand, %v) = %q; want %q", tt.sels, got, tt.want)
+			}
+		})
+	}
+}
