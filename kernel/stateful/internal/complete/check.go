@@ -157,7 +157,7 @@ func (e *Engine) importedNames(f *ast.File) map[string]bool {
 }
 
 // addMissingImports adds to c's file the imports the kernel would add to
-// the cell (pkgindex.Missing), but with c's preference (see
+// the cell (pkgindex.Chooser.Missing), but with c's preference (see
 // Engine.chooser); known reports the names that are no package.
 func (c *checked) addMissingImports(known func(name string) bool) {
 	if c.choose.Source == nil {

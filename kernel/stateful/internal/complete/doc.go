@@ -15,7 +15,7 @@
 // fmt._" a call, "a, s._" an assignment), and the Go text parsed and
 // type-checked in a package whose scope holds the session's names, with
 // the imports the cell uses but does not write added as the kernel adds
-// them (pkgindex.Missing), but for a name of several packages preferring
+// them (pkgindex.Chooser.Missing), but for a name of several packages preferring
 // one an earlier cell imported, then the standard library's and this
 // module's over others ("spark" is the course's, not Spark's Go client);
 // errors are ignored. Then:

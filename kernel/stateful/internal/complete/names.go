@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dlbd/dlbd/internal/checkout"
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/pkgindex"
 )
@@ -75,10 +74,10 @@ func (e *Engine) packageNames(typed string, c *checked) []candidate {
 // Simplification: an earlier cell is known by the names it left (syms),
 // so the imports of a cell that declared nothing are not.
 //
-// The kernel compiles with pkgindex.Missing, without this preference:
-// where both packages export what a cell selects ("rand.Read" after a cell
-// that imported crypto/rand), it imports another package than the one
-// completion showed.
+// The kernel compiles with pkgindex.OursFirst alone, without the session's
+// imports: where both packages export what a cell selects ("rand.Read"
+// after a cell that imported crypto/rand), it imports another package than
+// the one completion showed.
 func (e *Engine) chooser(syms []Symbol) pkgindex.Chooser {
 	if e.index == nil {
 		return pkgindex.Chooser{}
@@ -99,10 +98,7 @@ func (e *Engine) chooser(syms []Symbol) pkgindex.Chooser {
 		if cell, ok := latest[path]; ok {
 			return -1 - cell
 		}
-		if pkgindex.IsStd(path) || path == checkout.ModulePath || strings.HasPrefix(path, checkout.ModulePath+"/") {
-			return 0
-		}
-		return 1
+		return pkgindex.OursFirst(path)
 	}}
 }
 

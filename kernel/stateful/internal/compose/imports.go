@@ -8,7 +8,8 @@ import (
 )
 
 // missingImports returns the imports a cell needs but does not write, as
-// goimports finds them (pkgindex.Missing). Names that earlier cells
+// goimports finds them (pkgindex.Chooser.Missing), this module's packages
+// before third-party ones of the same name. Names that earlier cells
 // declared are not packages.
 func (u *unit) missingImports(f *ast.File, have []importSpec) []importSpec {
 	named := map[string]bool{}
@@ -24,7 +25,9 @@ func (u *unit) missingImports(f *ast.File, have []importSpec) []importSpec {
 		return named[name] || earlier
 	}
 	var out []importSpec
-	for _, path := range pkgindex.Missing(u.h.imp, f, known) {
+	// The same preference as completion's for a name that several packages
+	// carry: this module's and the standard library's first.
+	for _, path := range (pkgindex.Chooser{Source: u.h.imp, Prefer: pkgindex.OursFirst}).Missing(f, known) {
 		out = append(out, importSpec{path: path})
 	}
 	return out

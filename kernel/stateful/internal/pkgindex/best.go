@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/dlbd/dlbd/internal/checkout"
 )
 
 // Source is what [Best] needs of an index: *Index is one.
@@ -29,15 +31,11 @@ type Chooser struct {
 
 // Best returns the import path that goimports would add for a package a
 // cell uses as name.Sel, for every Sel in sels, without importing it: the
-// importable package named name that exports all of sels, preferring the
-// standard library, then the shortest path (math/rand before crypto/rand).
-// It returns "" when no package fits. With no sels it imports nothing and
-// returns the preferred package named name.
-func Best(src Source, name string, sels map[string]bool) string {
-	return Chooser{Source: src}.Best(name, sels)
-}
-
-// Best is [Best] with ch's preference first.
+// importable package named name that exports all of sels, by ch's
+// preference first, then preferring the standard library, then the
+// shortest path (math/rand before crypto/rand). It returns "" when no
+// package fits. With no sels it imports nothing and returns the preferred
+// package named name.
 func (ch Chooser) Best(name string, sels map[string]bool) string {
 	src := ch.Source
 	paths := src.Candidates(name)
@@ -74,15 +72,10 @@ func (ch Chooser) Best(name string, sels map[string]bool) string {
 // Missing returns the import paths that file f needs but does not import,
 // sorted by package name, as goimports finds them: for every identifier x
 // that the parser left unresolved (f parsed without SkipObjectResolution)
-// and that f uses as x.Sel, the package [Best] chooses for x and its
+// and that f uses as x.Sel, the package [Chooser.Best] chooses for x and its
 // selectors. known reports the names that are no package (f's imports,
 // names declared in earlier cells); predeclared names are none either. A
 // blank selector (x._, completion's placeholder) selects nothing.
-func Missing(src Source, f *ast.File, known func(name string) bool) []string {
-	return Chooser{Source: src}.Missing(f, known)
-}
-
-// Missing is [Missing] with ch's preference first.
 func (ch Chooser) Missing(f *ast.File, known func(name string) bool) []string {
 	unresolved := map[string]bool{}
 	for _, id := range f.Unresolved {
@@ -142,4 +135,14 @@ func better(a, b string) bool {
 func IsStd(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// OursFirst is a [Chooser.Prefer] that ranks the standard library and this
+// module's packages (a student's course packages) before third-party ones
+// of the same name: bigdata/spark before Spark Connect's own spark.
+func OursFirst(path string) int {
+	if IsStd(path) || path == checkout.ModulePath || strings.HasPrefix(path, checkout.ModulePath+"/") {
+		return 0
+	}
+	return 1
 }

@@ -45,7 +45,7 @@ func TestBest(t *testing.T) {
 		{name: "nosuchpackage", want: ""},
 	}
 	for _, tt := range tests {
-		if got := Best(x, tt.name, tt.sels); got != tt.want {
+		if got := (Chooser{Source: x}).Best(tt.name, tt.sels); got != tt.want {
 			t.Errorf("Best(%s, %v) = %q; want %q", tt.name, tt.sels, got, tt.want)
 		}
 	}
