@@ -35,7 +35,7 @@ func assistantOf(ex Executor) Assistant {
 func (s *server) answerComplete(req wire.Parts) {
 	var r protocol.CompleteRequest
 	json.Unmarshal(req.Content, &r) // checked by checkMessage
-	c := s.exec.assist.Complete(stateful.Query{Code: r.Code, Cursor: r.CursorPos, ProcessMode: s.exec.currentMode() == ModeProcess})
+	c := s.exec.assist.Complete(s.exec.query(r.Code, r.CursorPos, 0))
 	matches := make([]string, len(c.Matches))
 	types := make([]protocol.CompletionType, len(c.Matches))
 	for i, m := range c.Matches {
@@ -54,8 +54,25 @@ func (s *server) answerComplete(req wire.Parts) {
 func (s *server) answerInspect(req wire.Parts) {
 	var r protocol.InspectRequest
 	json.Unmarshal(req.Content, &r) // checked by checkMessage
-	in := s.exec.assist.Inspect(stateful.Query{Code: r.Code, Cursor: r.CursorPos, Detail: r.DetailLevel, ProcessMode: s.exec.currentMode() == ModeProcess})
+	in := s.exec.assist.Inspect(s.exec.query(r.Code, r.CursorPos, r.DetailLevel))
 	s.reply(req, "inspect_reply", inspectReply(in))
+}
+
+// query is the Assistant's query for code with the cursor at cursor (code
+// points): in the process mode, the declarations GoNB keeps come first.
+func (e *execute) query(code string, cursor, detail int) stateful.Query {
+	q := stateful.Query{Code: code, Cursor: cursor, Detail: detail, ProcessMode: e.currentMode() == ModeProcess}
+	if q.ProcessMode {
+		q.Decls = e.processDecls()
+	}
+	return q
+}
+
+// processDecls returns the declarations of the cells GoNB ran.
+func (e *execute) processDecls() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return strings.Join(e.procDecls, "\n")
 }
 
 // inspectReply is the inspect_reply that shows in.
@@ -74,6 +91,9 @@ func (e *execute) help(j *job, q stateful.Query) {
 	num, done := e.begin(j)
 	defer done()
 	q.ProcessMode = e.currentMode() == ModeProcess
+	if q.ProcessMode {
+		q.Decls = e.processDecls()
+	}
 	if in := e.assist.Inspect(q); in.Found && !j.req.Silent {
 		e.s.publish(j.parts, "display_data", protocol.DisplayData{Data: inspectReply(in).Data, Metadata: map[string]any{}})
 	} else if !j.req.Silent {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/cell"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 	"github.com/dlbd/dlbd/kernel/stateful"
@@ -45,8 +47,9 @@ type execute struct {
 	hist    history // the counted cells, for history_request
 	running atomic.Bool
 
-	mu  sync.Mutex
-	fwd map[string]*forwarded // execute requests GoNB is running, by msg_id
+	mu        sync.Mutex
+	fwd       map[string]*forwarded // execute requests GoNB is running, by msg_id
+	procDecls []string              // declarations of the cells GoNB ran, which it keeps
 
 	// statusMu orders the kernel's status messages: the front end's own
 	// answers publish busy and idle while a cell may run, and current,
@@ -70,6 +73,7 @@ type job struct {
 
 // forwarded is an execute request that GoNB runs.
 type forwarded struct {
+	decls     string        // the cell's declarations, which GoNB keeps once it ran
 	count     int           // the front end's execution count for it (0: none)
 	gonbCount int           // GoNB's, from its execute_input
 	done      chan struct{} // closed when its execute_reply has passed
@@ -191,6 +195,14 @@ func (e *execute) work() {
 // forward sends j to GoNB and waits until GoNB has answered it.
 func (e *execute) forward(j *job) {
 	f := &forwarded{done: make(chan struct{})}
+	if c, err := cell.Parse(j.req.Code); err == nil {
+		f.decls = c.Decls
+		if _, reset := c.Magic("reset"); reset { // GoNB forgets its declarations
+			e.mu.Lock()
+			e.procDecls = nil
+			e.mu.Unlock()
+		}
+	}
 	if j.req.Counts() {
 		e.count++
 		f.count = e.count
@@ -208,11 +220,17 @@ func (e *execute) forward(j *job) {
 	}
 }
 
-// forwardedDone is called for GoNB's execute_reply to request id.
-func (e *execute) forwardedDone(id string) {
+// forwardedDone is called for GoNB's execute_reply to request id, whose
+// content is reply: a cell that ran keeps its declarations in GoNB.
+func (e *execute) forwardedDone(id string, reply []byte) {
+	var r protocol.ExecuteReply
+	ok := json.Unmarshal(reply, &r) == nil && r.Status == "ok"
 	e.mu.Lock()
 	f := e.fwd[id]
 	delete(e.fwd, id)
+	if f != nil && ok && strings.TrimSpace(f.decls) != "" {
+		e.procDecls = append(e.procDecls, f.decls)
+	}
 	e.mu.Unlock()
 	if f != nil {
 		close(f.done)

@@ -180,7 +180,7 @@ func (s *server) fromKernel(ch protocol.Channel, frames [][]byte) {
 				if !bytes.Equal(content, p.Content) {
 					frames = s.resign(p, content)
 				}
-				defer s.exec.forwardedDone(parent)
+				defer s.exec.forwardedDone(parent, content)
 			}
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dlbd/dlbd/kernel/protocol"
 	"github.com/go-zeromq/zmq4"
+
+	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
 // sendTimeout bounds a send to a peer that does not read; the message is

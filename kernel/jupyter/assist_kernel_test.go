@@ -85,6 +85,11 @@ func TestDLBDCompletion(t *testing.T) {
 	if r := completeAt(t, c, "import \"github.com/dlbd/dlbd/dl\"\n%%\nx := dl.FromS"); !slices.Contains(r.Matches, "FromSlice") {
 		t.Errorf("process mode: Complete after dl.FromS: %v; want FromSlice", r.Matches)
 	}
+	// GoNB keeps the declarations of the cells it ran: they complete too.
+	run(t, c, "func nuevoDFS() int { return 41 }")
+	if r := completeAt(t, c, "import \"fmt\"\n%%\nfmt.Println(nuevo"); !slices.Contains(r.Matches, "nuevoDFS") {
+		t.Errorf("process mode: Complete after a cell declared nuevoDFS: %v; want nuevoDFS", r.Matches)
+	}
 }
 
 // TestDLBDInspection: Shift+Tab on a function of dl and on a value of an

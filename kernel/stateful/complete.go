@@ -3,6 +3,7 @@ package stateful
 import (
 	"go/scanner"
 	"go/token"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -29,6 +30,10 @@ type Query struct {
 	// process): the session's names are then not the notebook's, and are
 	// left out; packages, the cell's own names, keywords and magics stay.
 	ProcessMode bool
+	// Decls are declarations that live on outside the session, read as if
+	// they came before the cell: in the process mode, those of the earlier
+	// cells GoNB ran (it keeps them between its programs).
+	Decls string
 }
 
 // MatchKind says what a completion names; front ends show it beside the
@@ -109,6 +114,8 @@ var bare = complete.New(nil)
 // from any goroutine.
 func (s *Session) Complete(q Query) Completion {
 	q, shift := asBody(q)
+	q, more := withDecls(q)
+	shift += more
 	eng, syms := s.completion(q)
 	c := eng.Complete(q.Code, q.Cursor, syms)
 	out := Completion{CursorStart: c.Start - shift, CursorEnd: c.End - shift, Matches: make([]Match, len(c.Matches))}
@@ -126,6 +133,7 @@ func (s *Session) Complete(q Query) Completion {
 // such name. It waits for no cell, as [Session.Complete].
 func (s *Session) Inspect(q Query) Inspection {
 	q, _ = asBody(q)
+	q, _ = withDecls(q)
 	eng, syms := s.completion(q)
 	in := eng.Inspect(q.Code, q.Cursor, q.Detail, syms)
 	return Inspection{Found: in.Found, Text: in.Text, Markdown: in.Markdown}
@@ -205,6 +213,17 @@ func asBody(q Query) (_ Query, shift int) {
 	}
 	q.Code, q.Cursor = bodyLine+q.Code, q.Cursor+len(bodyLine)
 	return q, len(bodyLine)
+}
+
+// withDecls returns q with its Decls before its cell, and how many code
+// points that moved the cursor.
+func withDecls(q Query) (_ Query, shift int) {
+	if strings.TrimSpace(q.Decls) == "" || q.Cursor < 0 || q.Cursor > utf8.RuneCountInString(q.Code) {
+		return q, 0 // nothing to add, or a cursor outside the cell: an empty answer
+	}
+	prefix := q.Decls + "\n"
+	q.Code, q.Cursor, q.Decls = prefix+q.Code, q.Cursor+utf8.RuneCountInString(prefix), ""
+	return q, utf8.RuneCountInString(prefix)
 }
 
 // resetHistory starts an empty history (a new session, %reset, a new
