@@ -9,10 +9,28 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/internal/compose"
 )
+
+// goRun runs the go command with args in dir and returns its combined
+// output. The command runs in a process group of its own, which ctx's end
+// kills whole: the compilers and linkers the go command started go with it
+// (killing the go command alone left them running after a shutdown). A
+// build outlives a killed kernel only until it ends; it is not given to
+// the guard, whose list would grow by one group a cell.
+func (s *Session) goRun(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir, cmd.Env = dir, s.goEnv()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	err := cmd.Run()
+	return out.Bytes(), err
+}
 
 // buildError is the go command's failure to build a cell's plugin.
 type buildError struct{ out string }
@@ -24,15 +42,12 @@ func (e *buildError) Error() string { return e.out }
 // traces (pclntab) and plugin.Open (the dynamic symbols) do not need: a
 // trivial cell's plugin is 3.3 MB (3.9 MB with -w alone) and links a little faster.
 func (s *Session) goBuildPlugin(ctx context.Context, so, mainDir string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-buildmode=plugin", "-ldflags=-s -w", "-o", so, ".")
-	cmd.Dir, cmd.Env = mainDir, s.goEnv()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	out, err := s.goRun(ctx, mainDir, "build", "-buildmode=plugin", "-ldflags=-s -w", "-o", so, ".")
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return &buildError{out: strings.TrimSpace(out.String())}
+		return &buildError{out: strings.TrimSpace(string(out))}
 	}
 	return nil
 }

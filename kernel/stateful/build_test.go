@@ -1,9 +1,14 @@
 package stateful
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestBuildFailed(t *testing.T) {
@@ -28,5 +33,33 @@ func TestBuildFailed(t *testing.T) {
 				t.Errorf("buildFailed(3, %q) = %+v; want the lines %q", tt.err, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestGoRunCancelKillsItsCompilers cancels a long go build (every package
+// again, in an empty cache): the go command's compilers and linkers end
+// with it. Killing the go command alone left them running after a shutdown.
+func TestGoRunCancelKillsItsCompilers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir() // the go command's $WORK is inside: its tools' command lines name it
+	s := &Session{o: Options{Env: append(os.Environ(), "GOCACHE="+t.TempDir(), "TMPDIR="+work, "GOFLAGS=")}}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	if _, err := s.goRun(ctx, repo, "build", "-a", "-o", filepath.Join(t.TempDir(), "host"), hostPackage); err == nil {
+		t.Fatal("the build ended before it was cancelled; want a build that takes longer")
+	}
+	time.Sleep(200 * time.Millisecond)
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmd), work) {
+			t.Errorf("process %s (%.120s…) of the cancelled build is still running", e.Name(), strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
 	}
 }

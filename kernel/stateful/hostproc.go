@@ -43,9 +43,7 @@ func (s *Session) buildHost(ctx context.Context) (string, error) {
 	// -buildvcs=false: the checkout's git state (a commit, a new file) must
 	// not make a new program out of the same source, which would start the
 	// session over and lose its values.
-	cmd := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", bin, hostPackage)
-	cmd.Dir, cmd.Env = s.dir, s.goEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := s.goRun(ctx, s.dir, "build", "-buildvcs=false", "-o", bin, hostPackage); err != nil {
 		return "", fmt.Errorf("stateful: build the session's host program (go build %s): %v\n%s", hostPackage, err, strings.TrimSpace(string(out)))
 	}
 	return bin, nil
