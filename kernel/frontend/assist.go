@@ -90,14 +90,12 @@ func inspectReply(in stateful.Inspection) protocol.InspectReply {
 func (e *execute) help(j *job, q stateful.Query) {
 	num, done := e.begin(j)
 	defer done()
-	q.ProcessMode = e.currentMode() == ModeProcess
-	if q.ProcessMode {
-		q.Decls = e.processDecls()
-	}
-	if in := e.assist.Inspect(q); in.Found && !j.req.Silent {
-		e.s.publish(j.parts, "display_data", protocol.DisplayData{Data: inspectReply(in).Data, Metadata: map[string]any{}})
-	} else if !j.req.Silent {
-		e.note(j, "stdout", fmt.Sprintf("Object `%s` not found.\n", strings.Trim(strings.TrimSpace(j.req.Code), "?")))
+	if !j.req.Silent { // a silent request shows nothing: nothing to look up
+		if in := e.assist.Inspect(e.query(q.Code, q.Cursor, q.Detail)); in.Found {
+			e.s.publish(j.parts, "display_data", protocol.DisplayData{Data: inspectReply(in).Data, Metadata: map[string]any{}})
+		} else {
+			e.note(j, "stdout", fmt.Sprintf("Object `%s` not found.\n", strings.Trim(strings.TrimSpace(j.req.Code), "?")))
+		}
 	}
 	e.finish(j, num, nil)
 }
