@@ -53,7 +53,7 @@ unit:
 	go test -race ./bigdata/mapreduce/ ./bigdata/shards/ ./bigdata/stream/ ./bigdata/natsbroker/
 	go test -race ./kernel/frontend/ ./kernel/stateful/... ./kernel/internal/... ./kernel/protocol/ ./kernel/cell/
 	@$(MAKE) --no-print-directory race-kernel
-	go test -tags noasm ./dl/...
+	go test -tags dlbd_noasm ./dl/...
 	CGO_ENABLED=0 go test ./dl/internal/cuda/ ./dl/
 
 # race-kernel: the kernel's protocol tests again, on a kernel built with -race (build/race/dlbd):

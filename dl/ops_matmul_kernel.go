@@ -40,7 +40,7 @@ func (k MatMulKernel) String() string {
 }
 
 // Available reports whether k runs on this machine (SIMD needs amd64 with
-// AVX-512 or AVX2+FMA and a build without the noasm tag).
+// AVX-512 or AVX2+FMA and a build without the dlbd_noasm tag).
 func (k MatMulKernel) Available() bool { return k <= MatMulSIMD && f32.Kernel(k.gemm()).Available() }
 
 // MatMulKernels returns the kernels available on this machine, slowest
@@ -80,7 +80,7 @@ func SetNumThreads(n int) int {
 // float64 versions for Float64, "amx-bf16-32x32" (Intel AMX) or
 // "avx512bf16-14x32" (AVX512_BF16 without AMX) for BFloat16 where the
 // CPU has them, else the float32 one; "" where only the portable Go
-// kernel runs (other architectures, -tags noasm).
+// kernel runs (other architectures, -tags dlbd_noasm).
 func GEMMKernelName(dt DType) string {
 	switch dt {
 	case Float64:

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,11 +13,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/csv"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/dlbd/dlbd/bigdata/internal/linked"
+	"github.com/dlbd/dlbd/internal/resources"
 )
 
 // ParquetOptions configures WriteParquet; the zero value writes shards of 1,000,000 rows
@@ -30,18 +27,14 @@ type ParquetOptions struct {
 	Compression  string // "snappy" (default), "zstd", "gzip" or "none"
 }
 
-func codec(name string) (compress.Compression, error) {
+// checkCompression returns an error naming the compressions WriteParquet knows when
+// name is not one of them.
+func checkCompression(name string) error {
 	switch name {
-	case "", "snappy":
-		return compress.Codecs.Snappy, nil
-	case "zstd":
-		return compress.Codecs.Zstd, nil
-	case "gzip":
-		return compress.Codecs.Gzip, nil
-	case "none":
-		return compress.Codecs.Uncompressed, nil
+	case "", "snappy", "zstd", "gzip", "none":
+		return nil
 	}
-	return 0, fmt.Errorf("bigdata/columnar: unknown compression %q: use snappy, zstd, gzip or none", name)
+	return fmt.Errorf("bigdata/columnar: unknown compression %q: use snappy, zstd, gzip or none", name)
 }
 
 // WriteParquet writes batches to dir as shards part-00000.parquet, part-00001.parquet, …
@@ -56,15 +49,16 @@ func WriteParquet(dir string, batches []arrow.RecordBatch, o ParquetOptions) ([]
 	if o.RowGroupRows == 0 {
 		o.RowGroupRows = 128 << 10
 	}
-	c, err := codec(o.Compression)
+	if err := checkCompression(o.Compression); err != nil {
+		return nil, err
+	}
+	pq, err := linked.Parquet.Get()
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("bigdata/columnar: %w", err)
 	}
-	props := parquet.NewWriterProperties(parquet.WithCompression(c), parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(int64(o.RowGroupRows)))
 	schema := batches[0].Schema()
 	tbl := array.NewTableFromRecords(schema, batches)
 	defer tbl.Release()
@@ -74,9 +68,8 @@ func WriteParquet(dir string, batches []arrow.RecordBatch, o ParquetOptions) ([]
 		p := filepath.Join(dir, fmt.Sprintf("part-%05d.parquet", len(paths)))
 		slice := sliceTable(tbl, off, off+n)
 		err := writeFile(p, func(f *os.File) error {
-			// WriteTable closes its sink when it is an io.Closer: hide f's Close.
 			bw := bufio.NewWriterSize(f, 1<<20)
-			if err := pqarrow.WriteTable(slice, struct{ io.Writer }{bw}, int64(o.RowGroupRows), props, pqarrow.DefaultWriterProps()); err != nil {
+			if err := pq.Write(bw, slice, int64(o.RowGroupRows), o.Compression); err != nil {
 				return err
 			}
 			return bw.Flush()
@@ -148,40 +141,49 @@ func WriteJSON(path string, batches []arrow.RecordBatch) error {
 	})
 }
 
-// ParquetFile is an open Parquet file with its Arrow reader.
+// ParquetFile is an open Parquet file that reads Arrow record batches.
 type ParquetFile struct {
 	Path   string
-	Reader *pqarrow.FileReader
 	Schema *arrow.Schema
 	Rows   int64
-	raw    *file.Reader
+	f      linked.ParquetFile
+	forget func()
 }
 
 // Close closes the file.
-func (p *ParquetFile) Close() error { return p.raw.Close() }
+func (p *ParquetFile) Close() error {
+	defer p.forget()
+	return p.f.Close()
+}
+
+// Records reads the columns of the given indices (all when nil; see Columns) as record
+// batches of the size OpenParquet was given.
+func (p *ParquetFile) Records(ctx context.Context, columns []int) (array.RecordReader, error) {
+	rr, err := p.f.Records(ctx, columns)
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/columnar: %s: %w", p.Path, err)
+	}
+	return rr, nil
+}
 
 // OpenParquet opens a Parquet file for reading Arrow record batches of batchRows rows
 // (0: whole row groups). A file that is not Parquet, or is truncated, gives an error that
 // says so and how to fix it.
 func OpenParquet(path string, batchRows int) (*ParquetFile, error) {
-	raw, err := file.OpenParquetFile(path, false)
+	pq, err := linked.Parquet.Get()
+	if err != nil {
+		return nil, err
+	}
+	f, err := pq.Open(path, batchRows)
 	if err != nil {
 		if _, serr := os.Stat(path); serr != nil {
 			return nil, fmt.Errorf("bigdata/columnar: %w", serr)
 		}
 		return nil, fmt.Errorf("bigdata/columnar: %s is not a valid Parquet file (%v): it may be truncated (an interrupted write) or another format; write it again (columnar.WriteParquet, or Spark's df.write.parquet)", path, err)
 	}
-	rd, err := pqarrow.NewFileReader(raw, pqarrow.ArrowReadProperties{BatchSize: int64(batchRows)}, memory.DefaultAllocator)
-	if err != nil {
-		raw.Close()
-		return nil, fmt.Errorf("bigdata/columnar: %s: %w", path, err)
-	}
-	sc, err := rd.Schema()
-	if err != nil {
-		raw.Close()
-		return nil, fmt.Errorf("bigdata/columnar: %s: schema: %w", path, err)
-	}
-	return &ParquetFile{Path: path, Reader: rd, Schema: sc, Rows: raw.NumRows(), raw: raw}, nil
+	pf := &ParquetFile{Path: path, Schema: f.Schema(), Rows: f.NumRows(), f: f}
+	pf.forget = resources.Track("Parquet file "+path, pf)
+	return pf, nil
 }
 
 // Columns returns the indices of the named columns in the file (all of them when names is
@@ -241,9 +243,9 @@ func ReadParquet(ctx context.Context, paths []string, columns ...string) (arrow.
 			if err != nil {
 				return err
 			}
-			rr, err := f.Reader.GetRecordReader(ctx, idx, nil)
+			rr, err := f.Records(ctx, idx)
 			if err != nil {
-				return fmt.Errorf("bigdata/columnar: %s: %w", p, err)
+				return err
 			}
 			defer rr.Release()
 			if schema == nil {

@@ -7,9 +7,14 @@
 // of values processed by tight loops, with every core. That is what "bases de datos para
 // Big Data" means at the scale of one machine; Spark SQL does the same across a cluster.
 //
-// Cost: linking DuckDB's C++ library makes a cell's binary ~70 MB and adds about 2–3 s to
-// every cell that imports this package in the kernel's process-per-cell mode (measured:
-// `dlbd cell-latency`). Only cells that run SQL should import it.
+// The package itself uses database/sql; DuckDB's driver (cgo, with its 80 MB static
+// library) is linked by driver.go, except in the stateful kernel's builds (tag
+// dlbd_stateful), whose host program links it once: a notebook cell that queries a
+// database made earlier links a small plugin, not DuckDB. In the kernel's process mode
+// every cell that imports this package links DuckDB again (seconds; `dlbd cell-latency`).
+//
+// A database is open until Close; in a notebook, the kernel closes the ones left open when
+// it shuts down or restarts, and on %reset.
 //
 // Course: "Bases de datos para Big Data".
 // Paper: Raasveldt & Mühleisen 2019, DuckDB: an Embeddable Analytical Database

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package duck
 
 import (
@@ -7,16 +5,18 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
-	"github.com/duckdb/duckdb-go/v2"
-
 	"github.com/dlbd/dlbd/bigdata"
+	"github.com/dlbd/dlbd/internal/resources"
 )
 
-// DB is an in-memory DuckDB database.
+// DB is an in-memory DuckDB database. It is open until Close: in a notebook, until a
+// cell closes it or the kernel shuts down or restarts (internal/resources).
 type DB struct {
 	*sql.DB
+	forget func()
 }
 
 var _ bigdata.Engine = (*DB)(nil)
@@ -27,12 +27,31 @@ func Open(threads int) (*DB, error) {
 	if threads > 0 {
 		dsn = fmt.Sprintf("?threads=%d", threads)
 	}
-	c, err := duckdb.NewConnector(dsn, nil)
-	if err != nil {
-		return nil, fmt.Errorf("bigdata/duck: %w", err)
+	if !slices.Contains(sql.Drivers(), driverName) {
+		return nil, errNoDriver
 	}
-	return &DB{DB: sql.OpenDB(c)}, nil
+	// The driver opens one connector per sql.Open: the pool's connections
+	// share one in-memory database.
+	db, err := sql.Open(driverName, dsn)
+	if err == nil {
+		err = db.Ping()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bigdata/duck: open DuckDB (threads=%d): %w", threads, err)
+	}
+	d := &DB{DB: db}
+	d.forget = resources.Track(fmt.Sprintf("DuckDB database (threads=%d)", threads), d)
+	return d, nil
 }
+
+// Close implements bigdata.Engine: it closes the database.
+func (d *DB) Close() error {
+	defer d.forget()
+	return d.DB.Close()
+}
+
+// driverName is the name DuckDB's database/sql driver registers.
+const driverName = "duckdb"
 
 // Name implements bigdata.Engine.
 func (d *DB) Name() string { return "duckdb" }
@@ -91,7 +110,7 @@ func normalize(v any) any {
 		}
 		f, _ := new(big.Float).SetInt(x).Float64()
 		return f
-	case duckdb.Decimal:
+	case interface{ Float64() float64 }: // DuckDB's Decimal (DECIMAL columns)
 		return x.Float64()
 	}
 	return bigdata.Normalize(v)

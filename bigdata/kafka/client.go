@@ -2,22 +2,20 @@ package kafka
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
-
+	"github.com/dlbd/dlbd/bigdata/internal/linked"
 	"github.com/dlbd/dlbd/bigdata/stream"
+	"github.com/dlbd/dlbd/internal/resources"
 )
 
-// Broker is a franz-go client of a Kafka broker; it implements stream.Broker.
+// Broker is a client of a Kafka broker (franz-go, in bigdata/kafka/franz); it implements
+// stream.Broker.
 type Broker struct {
-	addr string
-	cl   *kgo.Client
+	c      stream.Broker
+	forget func()
 }
 
 var _ stream.Broker = (*Broker)(nil)
@@ -25,93 +23,46 @@ var _ stream.Broker = (*Broker)(nil)
 // Connect opens a client of the broker at addr (host:port). It fails within seconds when
 // nothing listens there.
 func Connect(ctx context.Context, addr string) (*Broker, error) {
+	connect, err := linked.Kafka.Get()
+	if err != nil {
+		return nil, err
+	}
 	c, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: no broker answers at %s (%v): start one with kafka.Ensure or `make kafka-start`", addr, err)
 	}
 	c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(0), kgo.RequestTimeoutOverhead(5*time.Second))
+	b, err := connect(ctx, addr)
 	if err != nil {
-		return nil, fmt.Errorf("bigdata/kafka: %w", err)
+		return nil, err
 	}
-	return &Broker{addr: addr, cl: cl}, nil
+	k := &Broker{c: b}
+	k.forget = resources.Track("Kafka client of "+addr, k)
+	return k, nil
 }
 
 // Name implements stream.Broker.
-func (b *Broker) Name() string { return "kafka" }
+func (b *Broker) Name() string { return b.c.Name() }
 
 // CreateTopic implements stream.Broker: the topic is deleted if it exists and created
 // with one partition.
 func (b *Broker) CreateTopic(ctx context.Context, topic string) error {
-	adm := kadm.NewClient(b.cl)
-	// The client caches topic ids: forget the old topic, or producing to the new one fails
-	// with UNKNOWN_TOPIC_ID.
-	defer b.cl.PurgeTopicsFromClient(topic)
-	if _, err := adm.DeleteTopics(ctx, topic); err != nil {
-		return fmt.Errorf("bigdata/kafka: delete %s: %w", topic, err)
-	}
-	// Deletion is asynchronous: retry the creation while the old topic is still there.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := adm.CreateTopic(ctx, 1, 1, nil, topic)
-		if err == nil {
-			err = res.Err
-		}
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("bigdata/kafka: create %s: %w", topic, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return b.c.CreateTopic(ctx, topic)
 }
 
 // Publish implements stream.Broker: a synchronous produce (acks from the broker).
 func (b *Broker) Publish(ctx context.Context, topic string, events ...stream.Event) error {
-	recs := make([]*kgo.Record, len(events))
-	for i, e := range events {
-		recs[i] = &kgo.Record{Topic: topic, Key: []byte(e.Key), Value: e.Encode()}
-	}
-	if err := b.cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
-		return fmt.Errorf("bigdata/kafka: publish to %s: %w", topic, err)
-	}
-	return nil
+	return b.c.Publish(ctx, topic, events...)
 }
 
 // Consumer implements stream.Broker: a client reading topic from its first offset, polled
-// by a goroutine (which ends at Close) into a stream.Buffer.
+// by a goroutine (which ends at Close).
 func (b *Broker) Consumer(ctx context.Context, topic string) (stream.Consumer, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.addr), kgo.ConsumeTopics(topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(50*time.Millisecond))
-	if err != nil {
-		return nil, fmt.Errorf("bigdata/kafka: %w", err)
-	}
-	pctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	buf := stream.NewBuffer(1<<16, func() { cancel(); wg.Wait(); cl.Close() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for pctx.Err() == nil {
-			fs := cl.PollFetches(pctx)
-			for _, fe := range fs.Errors() {
-				if !errors.Is(fe.Err, context.Canceled) {
-					buf.PutErr(fmt.Errorf("bigdata/kafka: fetch %s: %w", fe.Topic, fe.Err))
-				}
-			}
-			for _, r := range fs.Records() {
-				e, err := stream.Decode(r.Value)
-				if err != nil {
-					buf.PutErr(err)
-					continue
-				}
-				buf.Put(e)
-			}
-		}
-	}()
-	return buf, nil
+	return b.c.Consumer(ctx, topic)
 }
 
 // Close implements stream.Broker: it closes the client (the broker keeps running).
-func (b *Broker) Close() error { b.cl.Close(); return nil }
+func (b *Broker) Close() error {
+	defer b.forget()
+	return b.c.Close()
+}

@@ -42,10 +42,10 @@ func (l *Loader) interleave(ctx context.Context, group []int, push func([]float3
 			f.Close()
 			return false, err
 		}
-		rr, err := f.Reader.GetRecordReader(ctx, idx, nil)
+		rr, err := f.Records(ctx, idx)
 		if err != nil {
 			f.Close()
-			return false, fmt.Errorf("bigdata/shards: %s: %w", p, err)
+			return false, err
 		}
 		open = append(open, &shardReader{f: f, rr: rr})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/spark-connect-go/spark/sql"
 
 	"github.com/dlbd/dlbd/bigdata"
+	"github.com/dlbd/dlbd/internal/resources"
 )
 
 // ErrUnreachable is wrapped by Connect when no Spark Connect server answers at the URL.
@@ -24,6 +25,9 @@ var ErrUnreachable = errors.New("no Spark Connect server answers")
 type Session struct {
 	sql.SparkSession
 	URL string // the sc:// URL it is connected to
+
+	conn   *keptConn
+	forget func()
 }
 
 var _ bigdata.Engine = (*Session)(nil)
@@ -46,7 +50,8 @@ func Connect(ctx context.Context, url string) (*Session, error) {
 		return nil, fmt.Errorf("bigdata/spark: %w at %s (%v): start the local one with spark.Ensure or `make spark-start`, or check the host and port of your cluster (%s)", ErrUnreachable, url, err, RemoteEnv)
 	}
 	conn.Close()
-	s, err := sql.NewSessionBuilder().Remote(url).Build(ctx)
+	kc := &keptConn{Builder: cb}
+	s, err := sql.NewSessionBuilder().WithChannelBuilder(kc).Build(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/spark: connect to %s: %w", url, err)
 	}
@@ -62,7 +67,9 @@ func Connect(ctx context.Context, url string) (*Session, error) {
 		}
 		return nil, fmt.Errorf("bigdata/spark: %w at %s: something listens on %s but does not answer as Spark Connect (%v): check that the URL names a Spark Connect server (its log: build/spark/)", ErrUnreachable, url, addr, err)
 	}
-	return &Session{SparkSession: s, URL: url}, nil
+	ss := &Session{SparkSession: s, URL: url, conn: kc}
+	ss.forget = resources.Track("Spark Connect session on "+url, ss)
+	return ss, nil
 }
 
 // Ensure returns a session for a notebook cell: on $SPARK_REMOTE when set, else on the
@@ -131,5 +138,26 @@ func Collect(ctx context.Context, df sql.DataFrame) (*bigdata.Result, error) {
 	return res, nil
 }
 
-// Close implements bigdata.Engine: it ends the session (the server keeps running).
-func (s *Session) Close() error { return s.Stop() }
+// Close implements bigdata.Engine: it ends the session on the server (its temporary
+// views and cached data go with it) and closes the connection; the server keeps
+// running. In a notebook, a session no cell closed is closed when the kernel shuts down
+// or restarts, or on %reset.
+func (s *Session) Close() error {
+	defer s.forget()
+	err := s.Stop()
+	if s.conn == nil || s.conn.conn == nil {
+		return err
+	}
+	if id := s.ID(); id == "" {
+		err = errors.Join(err, errors.New("bigdata/spark: the Go client's session id is not where this package reads it (a new version of spark-connect-go?): the session stays on the server until it times out"))
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+		defer cancel()
+		_, rerr := s.conn.release(ctx, id)
+		err = errors.Join(err, rerr)
+	}
+	return errors.Join(err, s.conn.conn.Close())
+}
+
+// ID returns the session's id, which the server knows it by (see Release).
+func (s *Session) ID() string { return sessionIDOf(s.SparkSession) }

@@ -24,7 +24,7 @@ func (s *Session) Close() error {
 		s.h = nil
 		s.mu.Unlock()
 		if h != nil {
-			h.kill()
+			h.stop(closeGrace) // killed already if a cell was running
 		}
 		s.life.cells.Wait()
 		s.closeErr = os.RemoveAll(s.dir)

@@ -34,6 +34,21 @@
 // process per cell, belongs to the kernel's front end (package
 // kernel/frontend) and never reaches a Session.
 //
+// # Engines and what stays open
+//
+// The session builds the host and every plugin with [BuildTags]: the Big
+// Data engines' implementations (DuckDB's driver, the Parquet codecs,
+// franz-go, the NATS server) are linked into the host once (package
+// bigdata/internal/linked explains), so a cell that uses a DuckDB database,
+// an Arrow table or a broker made earlier links only the API it calls. The
+// host program is built into the user's cache and shared by the sessions of
+// a checkout (it is linked again only after the module's source changes).
+// What the cells' values hold open on servers and files (Spark Connect
+// sessions, databases, brokers, Parquet files: package internal/resources)
+// is closed by the host when the session ends ([Session.Close], a restart)
+// and on %reset, before the host exits; a host that does not exit within a
+// few seconds is killed.
+//
 // # Errors
 //
 // [Session.Execute] reports a cell's failure in its [Result] (compile

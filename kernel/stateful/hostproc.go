@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,27 +25,90 @@ import (
 // hostPackage is the host program's import path.
 const hostPackage = "github.com/dlbd/dlbd/kernel/cmd/dlbd-host"
 
+// BuildTags are the build tags of every package the session builds, the
+// host and the cells' plugins alike (a plugin loads only into a host built
+// from the same packages with the same tags):
+//   - noasm: the pure-Go versions of the compression libraries that
+//     arrow-go, the Spark client and franz-go use (pierrec/lz4,
+//     klauspost/compress), whose assembly Go cannot build for a plugin
+//     (-dynlink clobbers R15). dl's own assembly has its own tag,
+//     dlbd_noasm, and stays on.
+//   - arrow_json_stdlib: arrow-go's JSON through encoding/json instead of
+//     goccy/go-json, which would add a third to every plugin that uses Arrow.
+//   - dlbd_stateful: the Big Data engines' implementations (DuckDB, the
+//     Parquet codecs, franz-go, the NATS server and client) are linked into
+//     the host only (kernel/cmd/dlbd-host), not into each cell that uses
+//     their packages: a cell that queries a DuckDB connection made earlier
+//     links database/sql, not DuckDB's 80 MB library.
+var BuildTags = []string{"noasm", "arrow_json_stdlib", "dlbd_stateful"}
+
 // goEnv returns the environment of the go command for the session's
-// builds: the kernel's, with cgo on (plugins need it).
+// builds: the kernel's, with cgo on (plugins need it) and BuildTags added
+// to GOFLAGS.
 func (s *Session) goEnv() []string {
 	env := envlist.Parse(s.o.Env)
 	env.Set("CGO_ENABLED", "1")
 	env.Unset("GOWORK") // the session's go.work
+	flags, _ := env.Get("GOFLAGS")
+	env.Set("GOFLAGS", withTags(flags, BuildTags))
 	return env.Environ()
 }
 
-// buildHost builds the host program into the session directory and
-// returns its path. The go command leaves an up-to-date program as it is,
-// so a build after an edit that does not reach the host changes nothing
-// (the file's stamp tells). The running host keeps the program it started
-// from: the go command replaces the file, it does not write into it.
+// withTags returns the GOFLAGS value flags with tags added to its -tags
+// flag (or a new one): the go command keeps only the last -tags it is given.
+func withTags(flags string, tags []string) string {
+	var out, have []string
+	for _, f := range strings.Fields(flags) {
+		if v, ok := strings.CutPrefix(f, "-tags="); ok {
+			have = append(have, strings.Split(v, ",")...)
+			continue
+		}
+		if v, ok := strings.CutPrefix(f, "--tags="); ok {
+			have = append(have, strings.Split(v, ",")...)
+			continue
+		}
+		out = append(out, f)
+	}
+	for _, t := range tags {
+		if !slices.Contains(have, t) {
+			have = append(have, t)
+		}
+	}
+	return strings.Join(append(out, "-tags="+strings.Join(have, ",")), " ")
+}
+
+// buildHost builds the host program and returns its path. It is built
+// into the user's cache (hostCacheDir), shared by every session of this
+// checkout, and hard-linked into the session's directory: the go command
+// leaves an up-to-date program as it is, so the host, which links the Big
+// Data engines (DuckDB's library alone is 80 MB; the link takes 5-7 s on
+// 2 cores), is linked once after each change of this module, not at every
+// kernel start. A lock keeps two kernels from building it at once. The
+// running host keeps the program it started from: the go command replaces
+// the file, it does not write into it.
 func (s *Session) buildHost(ctx context.Context) (string, error) {
 	bin := filepath.Join(s.dir, "dlbd-host")
+	cache, err := hostCacheDir(s.o.Env, s.o.Repo)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := lockFile(ctx, filepath.Join(cache, "lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	shared := filepath.Join(cache, "dlbd-host")
 	// -buildvcs=false: the checkout's git state (a commit, a new file) must
 	// not make a new program out of the same source, which would start the
 	// session over and lose its values.
-	if out, err := s.goRun(ctx, s.dir, "build", "-buildvcs=false", "-o", bin, hostPackage); err != nil {
+	if out, err := s.goRun(ctx, s.dir, "build", "-buildvcs=false", "-o", shared, hostPackage); err != nil {
 		return "", fmt.Errorf("stateful: build the session's host program (go build %s): %v\n%s", hostPackage, err, strings.TrimSpace(string(out)))
+	}
+	os.Remove(bin)
+	if err := os.Link(shared, bin); err != nil {
+		if err := copyFile(shared, bin); err != nil {
+			return "", fmt.Errorf("stateful: copy the host program into the session: %w", err)
+		}
 	}
 	return bin, nil
 }
@@ -246,6 +310,24 @@ func (h *hostProc) op(op host.Op, name, value string) error {
 		return fmt.Errorf("%%%s: %s", op, rep.EValue)
 	}
 	return nil
+}
+
+// closeGrace is how long stop waits for the host to close what its cells
+// left open and exit: Jupyter kills a kernel that has not ended 5 s after
+// a shutdown request.
+const closeGrace = 4 * time.Second
+
+// stop ends an idle host: it closes the request pipe, at which the host
+// closes the resources its cells' values hold (Spark sessions, DuckDB
+// databases, brokers, files: internal/resources) and exits; a host that
+// has not exited within grace is killed, with everything it started.
+func (h *hostProc) stop(grace time.Duration) {
+	h.req.Close()
+	select {
+	case <-h.p.Done():
+	case <-time.After(grace):
+	}
+	h.kill()
 }
 
 // kill ends the host and everything it started. Calls after the first

@@ -119,7 +119,7 @@ func (s *Session) reset(out Output) {
 	}
 	n := len(s.hist.Symbols())
 	if s.h != nil {
-		s.h.kill()
+		s.h.stop(closeGrace)
 		s.h = nil
 	}
 	s.resetHistory()

@@ -46,7 +46,7 @@ func (s *Session) checkSources(ctx context.Context, out Output) *Result {
 func (s *Session) sourceChanged(ctx context.Context, pkg string, out Output) *Result {
 	lost := lostValues(s.hist)
 	if s.h != nil {
-		s.h.kill()
+		s.h.stop(closeGrace)
 		s.h = nil
 	}
 	out.Stream("stderr", fmt.Sprintf("The source of %s changed since this notebook's session started: the kernel's process was rebuilt with it. %s\n", pkg, lost))

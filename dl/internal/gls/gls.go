@@ -23,7 +23,7 @@
 // storage, one instruction (goid_amd64.s): it is unique among live
 // goroutines, and a descriptor reused by a later goroutine cannot find a
 // stale value, because With deletes its entry before its goroutine can
-// exit.  Elsewhere, and with -tags noasm, goid parses the stack header.
+// exit.  Elsewhere, and with -tags dlbd_noasm, goid parses the stack header.
 // Each Var also counts its active scopes in an atomic integer: while no
 // goroutine is inside a scope, Get is one atomic load and returns the
 // default, and ops outside NoGrad pay nothing more.  Goroutines started inside a scope do

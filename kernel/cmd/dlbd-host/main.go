@@ -4,12 +4,15 @@
 // people to run.
 //
 // It links dl, its subpackages, viz and kernel, so that cells that use them
-// load quickly and share one copy of their state.
+// load quickly and share one copy of their state, and the Big Data engines'
+// implementations (engines.go).
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
 
@@ -22,10 +25,11 @@ import (
 	_ "github.com/dlbd/dlbd/dl/optim"
 	_ "github.com/dlbd/dlbd/dl/parallel"
 	_ "github.com/dlbd/dlbd/dl/plan"
+	"github.com/dlbd/dlbd/internal/resources"
 	_ "github.com/dlbd/dlbd/kernel"
 	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/stateful/host"
-	_ "github.com/dlbd/dlbd/viz"
+	"github.com/dlbd/dlbd/viz"
 )
 
 func main() {
@@ -47,9 +51,17 @@ func main() {
 		// dl's long operations (GEMM blocks, allocations, backward nodes,
 		// optimizer steps, loader batches) stop at their next check with a
 		// *dl.CanceledError once the cell's context is cancelled.
-		BeforeCell: dl.SetCancel,
-		AfterCell:  gonbui.Sync,
+		BeforeCell: func(ctx context.Context) {
+			dl.SetCancel(ctx)
+			viz.BeginCell() // the cell's first chart sends the library to the page again
+		},
+		AfterCell: gonbui.Sync,
 	})
+	// The kernel closed the requests (a shutdown, a restart, %reset): close
+	// what the cells' values still hold open on servers and files.
+	if cerr := resources.CloseAll(3 * time.Second); cerr != nil {
+		fmt.Fprintln(os.Stderr, "dlbd-host: closing what the cells left open:", cerr)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dlbd-host:", err)
 		os.Exit(1)

@@ -15,8 +15,18 @@ import (
 
 // warmCell imports what notebooks import, so that building it puts every
 // package into the build cache in the form plugins need (-dynlink), and
-// the session's package index reads their export data once.
+// the session's package index reads their export data once; the session
+// also links its host program (with the Big Data engines) into the user's
+// cache, where the notebooks' kernels find it up to date.
 const warmCell = `import (
+	"github.com/dlbd/dlbd/bigdata/columnar"
+	"github.com/dlbd/dlbd/bigdata/duck"
+	"github.com/dlbd/dlbd/bigdata/kafka"
+	"github.com/dlbd/dlbd/bigdata/mapreduce"
+	"github.com/dlbd/dlbd/bigdata/natsbroker"
+	"github.com/dlbd/dlbd/bigdata/shards"
+	"github.com/dlbd/dlbd/bigdata/spark"
+	"github.com/dlbd/dlbd/bigdata/stream"
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/amp"
 	"github.com/dlbd/dlbd/dl/data"
@@ -33,6 +43,7 @@ const warmCell = `import (
 %%
 _, _, _, _, _, _, _ = dl.CPU, amp.Autocast, data.NewDataLoader, dist.Ring, nn.NewMLP, optim.NewSGD, parallel.NewDDP
 _, _, _, _, _ = plan.TrainingFLOPs, facts.Accelerators, kernel.Context, viz.Init, gonbui.IsNotebook
+_, _, _, _, _, _, _, _ = columnar.Sales, duck.Open, kafka.Connect, mapreduce.Run, natsbroker.Start, shards.New, spark.Connect, stream.Run
 fmt.Println("warm")`
 
 // runWarm runs one stateful cell, as a kernel would, to warm the build

@@ -6,7 +6,7 @@
 //
 // Every kernel has a portable Go version (Combine, Fused) that documents the
 // loop; on amd64 with AVX-512 the float32/float64 sums run in assembly
-// (build tag noasm disables it). Both versions add in the same order, so they
+// (build tag dlbd_noasm disables it). Both versions add in the same order, so they
 // give bit-identical results; the tests check it.
 //
 // # Errors

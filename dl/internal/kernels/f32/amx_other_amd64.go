@@ -1,4 +1,4 @@
-//go:build !noasm && !linux
+//go:build !dlbd_noasm && !linux
 
 package f32
 

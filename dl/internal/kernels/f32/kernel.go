@@ -20,7 +20,7 @@ const (
 func (k Kernel) String() string { return gemm.KernelName(int(k)) }
 
 // Available reports whether k runs on this machine: SIMD needs amd64 with
-// AVX-512 or AVX2+FMA and a build without the noasm tag; the others always
+// AVX-512 or AVX2+FMA and a build without the dlbd_noasm tag; the others always
 // run.
 func (k Kernel) Available() bool { return kernels.Available(int(k)) }
 

@@ -1,4 +1,4 @@
-//go:build !noasm
+//go:build !dlbd_noasm
 
 package f32
 

@@ -107,7 +107,7 @@ func (ks *Kernels[T]) Run(k int, p *Args[T]) {
 		ks.gonumPieces(p)
 	case KernelSIMD:
 		if len(ks.SIMD) == 0 {
-			p.fail("kernel simd is not available on this machine (%s, or built with -tags noasm); check Kernel.Available or use Auto", runtime.GOARCH)
+			p.fail("kernel simd is not available on this machine (%s, or built with -tags dlbd_noasm); check Kernel.Available or use Auto", runtime.GOARCH)
 		}
 		Blocked(ks.simd(p), ks.Threads(), p)
 	default:

@@ -104,7 +104,7 @@ func TestBulkMatchesScalar(t *testing.T) {
 	}
 }
 
-// TestGenericMatchesScalar runs the generic twins (the -tags noasm and
+// TestGenericMatchesScalar runs the generic twins (the -tags dlbd_noasm and
 // non-amd64 implementation) through the same lengths.
 func TestGenericMatchesScalar(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))

@@ -48,7 +48,7 @@ import "math"
 // float64's math.FMA, which rounds twice and so can differ by 1 ulp in
 // the rare case that the exact result lies within 2⁻²⁹ ulp of a float32
 // rounding boundary (the test allows that ulp).  Without the assembly
-// (other architectures, amd64 without AVX-512, -tags noasm) the whole
+// (other architectures, amd64 without AVX-512, -tags dlbd_noasm) the whole
 // slice goes through geluFloat64 and geluGradFloat64 instead: the float64
 // formulas with math.Erfc, correctly rounded to float32 in practice, and
 // 3x faster than the float32 emulation, whose conversions around every

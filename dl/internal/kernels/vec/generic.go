@@ -3,7 +3,7 @@ package vec
 import "math"
 
 // The reference loops: the assembly must match them bit for bit, and they
-// are the implementation without it (other architectures, -tags noasm)
+// are the implementation without it (other architectures, -tags dlbd_noasm)
 // and for the tail the vector loops leave.
 
 // axpyGeneric is: for i := range y { y[i] += alpha * x[i] }.

@@ -1,0 +1,90 @@
+package stateful
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/dlbd/dlbd/kernel/internal/envlist"
+)
+
+// hostCacheDir returns the directory, made if needed, where the sessions of
+// this checkout share their host program: under the user's cache directory
+// of env ($XDG_CACHE_HOME, else $HOME/.cache), one directory per checkout.
+func hostCacheDir(env []string, repo string) (string, error) {
+	e := envlist.Parse(env)
+	base, _ := e.Get("XDG_CACHE_HOME")
+	if base == "" {
+		if home, _ := e.Get("HOME"); home != "" {
+			base = filepath.Join(home, ".cache")
+		}
+	}
+	if base == "" {
+		var err error
+		if base, err = os.UserCacheDir(); err != nil {
+			return "", fmt.Errorf("stateful: no cache directory for the host program (set HOME or XDG_CACHE_HOME): %w", err)
+		}
+	}
+	dir := filepath.Join(base, "dlbd", fmt.Sprintf("host-%x", sha256.Sum256([]byte(repo)))[:len("host-")+16])
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("stateful: make the host program's cache %s: %w (set XDG_CACHE_HOME to a writable directory)", dir, err)
+	}
+	return dir, nil
+}
+
+// lockFile takes an exclusive lock on path (made if needed), waiting until
+// ctx ends, and returns its release.
+func lockFile(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("stateful: lock %s: %w", path, err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if err != syscall.EWOULDBLOCK {
+			f.Close()
+			return nil, fmt.Errorf("stateful: lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("stateful: waiting for another kernel to build the host program (%s): %w", path, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// copyFile copies the executable src to dst (a new file, written whole
+// before it is renamed into place).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".host-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o755); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
