@@ -36,6 +36,10 @@ type watchedCell struct {
 // cells tracks the running execute requests by msg_id. The zero value is
 // ready; it is safe for concurrent use.
 type cells struct {
+	// compile, when set (before the messages flow), rewrites GoNB's
+	// compile error for request id ([execute.compileError]); nil leaves it.
+	compile func(id string, old protocol.ErrorContent) *protocol.ErrorContent
+
 	mu    sync.Mutex
 	byID  map[string]*watchedCell
 	order []string // oldest first
@@ -83,7 +87,8 @@ func (cs *cells) stream(id string, content []byte) {
 }
 
 // published handles the IOPub error of request id: it returns the
-// rewritten content, or nil to forward the message as it is.
+// rewritten content (a panic's, or a compile error's), or nil to forward
+// the message as it is.
 func (cs *cells) published(id string, content []byte) []byte {
 	c := cs.get(id)
 	if c == nil {
@@ -93,6 +98,9 @@ func (cs *cells) published(id string, content []byte) []byte {
 	stderr := string(c.stderr)
 	cs.mu.Unlock()
 	out, fields := rewrite(content, stderr)
+	if fields == nil {
+		out, fields = cs.rewriteCompile(id, content)
+	}
 	cs.mu.Lock()
 	if c.rewritten == nil && fields != nil {
 		c.rewritten = fields
@@ -107,7 +115,9 @@ func (cs *cells) published(id string, content []byte) []byte {
 }
 
 // reply handles the execute_reply of request id and stops watching it: it
-// returns the rewritten content, or nil to forward the reply as it is.
+// returns the rewritten content, or nil to forward the reply as it is. A
+// reply with an error of GoNB's gets what its IOPub error was rewritten
+// to, which GoNB published first.
 func (cs *cells) reply(id string, content []byte) []byte {
 	c := cs.get(id)
 	if c == nil {
@@ -115,7 +125,7 @@ func (cs *cells) reply(id string, content []byte) []byte {
 	}
 	defer cs.forget(id)
 	var r protocol.ErrorContent
-	if json.Unmarshal(content, &r) != nil || !exitStatus.MatchString(r.EValue) {
+	if json.Unmarshal(content, &r) != nil || !exitStatus.MatchString(r.EValue) && r.EName != gonbError {
 		return nil
 	}
 	t := time.NewTimer(replyWait)
@@ -130,8 +140,25 @@ func (cs *cells) reply(id string, content []byte) []byte {
 	if fields != nil {
 		return replaceFields(content, *fields)
 	}
-	out, _ := rewrite(content, stderr)
+	if out, f := rewrite(content, stderr); f != nil {
+		return out
+	}
+	out, _ := cs.rewriteCompile(id, content)
 	return out
+}
+
+// rewriteCompile returns content with its error fields rewritten by
+// compile, and the new fields; nil, nil when compile leaves it.
+func (cs *cells) rewriteCompile(id string, content []byte) ([]byte, *protocol.ErrorContent) {
+	var old protocol.ErrorContent
+	if cs.compile == nil || json.Unmarshal(content, &old) != nil {
+		return nil, nil
+	}
+	f := cs.compile(id, old)
+	if f == nil {
+		return nil, nil
+	}
+	return replaceFields(content, *f), f
 }
 
 // forget stops watching request id.

@@ -65,15 +65,37 @@
 // does: "starting" when it starts, "idle" once the stateful session is
 // ready, so a notebook shows the kernel ready before its first cell.
 //
-// What GoNB v0.11.4 sends back is forwarded with three repairs (the third:
-// its kernel_info_reply gets the course's help links). When a cell
-// panics, GoNB's execute_reply and IOPub error say only "exit status 2":
-// the front end collects the cell's stderr stream and rewrites both with
-// the panic message and the cell line ([ParsePanic]), signing them again
-// with the key. And GoNB sends the replies to control requests on its
-// shell socket: the front end remembers which requests came in on control
-// and sends their replies back on Jupyter's control socket, where the spec
-// puts them. The heartbeat is proxied: Jupyter's ping is echoed only after
+// What GoNB v0.11.4 sends back is forwarded with these repairs, each
+// message changed signed again with the key:
+//
+//   - Its kernel_info_reply gets the course's help links.
+//   - Its cell numbers become the front end's execution counts, in
+//     execution_count and in the cell references of errors ("Cell[3]",
+//     "[[ Cell [3] Line 2 ]]"), an earlier cell's as well as the running
+//     one's: the front end remembers the number GoNB gave each cell it ran
+//     (its execute_input).
+//   - When a cell panics, GoNB's execute_reply and IOPub error say only
+//     "exit status 2": the front end collects the cell's stderr stream and
+//     rewrites both with the panic message and the cell line
+//     ([ParsePanic]).
+//   - When a cell does not compile, GoNB's error (ename "ERROR") holds go
+//     build's output, "# gonb_…" and "./main.go:11:30: …", and a traceback
+//     of the generated program around each error. The front end rewrites
+//     it as the stateful mode writes its compile errors (ename "compile"),
+//     "Cell [3] Line 2:30: undefined: res", one error a line: the cell
+//     line from GoNB's own mapping, the column where GoNB copied the line
+//     unchanged; a syntax error GoNB finds at a line it wrote (the brace
+//     after a body left open) is placed by parsing the cell. An
+//     "undefined: name" whose name the body (after %%, or a func main) of
+//     an earlier process-mode cell made gets a hint in Spanish: each cell
+//     is a program of its own, and %mode stateful, with that cell run
+//     again, keeps values.
+//   - GoNB sends the replies to control requests on its shell socket: the
+//     front end remembers which requests came in on control and sends
+//     their replies back on Jupyter's control socket, where the spec puts
+//     them.
+//
+// The heartbeat is proxied: Jupyter's ping is echoed only after
 // GoNB echoed it, so a hung GoNB looks dead, as it should.
 //
 // # Errors

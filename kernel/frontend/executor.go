@@ -50,6 +50,8 @@ type execute struct {
 	mu        sync.Mutex
 	fwd       map[string]*forwarded // execute requests GoNB is running, by msg_id
 	procDecls []string              // declarations of the cells GoNB ran, which it keeps
+	gonbCells map[int]gonbCell      // the cells GoNB ran, by GoNB's execution count
+	bodyNames map[string]int        // names the runs of GoNB's cells made (bodyNames), to the cell's count
 
 	// statusMu orders the kernel's status messages: the front end's own
 	// answers publish busy and idle while a cell may run, and current,
@@ -74,6 +76,8 @@ type job struct {
 // forwarded is an execute request that GoNB runs.
 type forwarded struct {
 	decls     string        // the cell's declarations, which GoNB keeps once it ran
+	code      string        // the cell
+	names     []string      // what its run makes (bodyNames), which GoNB does not keep
 	count     int           // the front end's execution count for it (0: none)
 	gonbCount int           // GoNB's, from its execute_input
 	done      chan struct{} // closed when its execute_reply has passed
@@ -83,7 +87,9 @@ type forwarded struct {
 // is ModeStateful and there is an executor).
 func newExecute(s *server, ex Executor, mode Mode) *execute {
 	e := &execute{s: s, ex: ex, assist: assistantOf(ex), jobs: make(chan *job, queueSize), fwd: map[string]*forwarded{},
+		gonbCells: map[int]gonbCell{}, bodyNames: map[string]int{},
 		quit: make(chan struct{}), stopped: make(chan struct{})}
+	s.cells.compile = e.compileError // before the forwarding goroutines start
 	if ex == nil || mode != ModeStateful {
 		mode = ModeProcess
 	}
@@ -194,7 +200,7 @@ func (e *execute) work() {
 
 // forward sends j to GoNB and waits until GoNB has answered it.
 func (e *execute) forward(j *job) {
-	f := &forwarded{done: make(chan struct{})}
+	f := &forwarded{code: j.req.Code, names: bodyNames(j.req.Code), done: make(chan struct{})}
 	if c, err := cell.Parse(j.req.Code); err == nil {
 		f.decls = c.Decls
 		if _, reset := c.Magic("reset"); reset { // GoNB forgets its declarations
@@ -221,7 +227,9 @@ func (e *execute) forward(j *job) {
 }
 
 // forwardedDone is called for GoNB's execute_reply to request id, whose
-// content is reply: a cell that ran keeps its declarations in GoNB.
+// content is reply: a cell that ran keeps its declarations in GoNB. What
+// its run makes is remembered for the hint of compileError, whether it ran
+// to its end or not: either way, no later cell has it.
 func (e *execute) forwardedDone(id string, reply []byte) {
 	var r protocol.ExecuteReply
 	ok := json.Unmarshal(reply, &r) == nil && r.Status == "ok"
@@ -230,6 +238,11 @@ func (e *execute) forwardedDone(id string, reply []byte) {
 	delete(e.fwd, id)
 	if f != nil && ok && strings.TrimSpace(f.decls) != "" {
 		e.procDecls = append(e.procDecls, f.decls)
+	}
+	if f != nil && f.count != 0 {
+		for _, name := range f.names {
+			e.bodyNames[name] = f.count
+		}
 	}
 	e.mu.Unlock()
 	if f != nil {

@@ -24,7 +24,13 @@ import (
 //   - it sends replies to control requests on its shell socket, addressed
 //     to the identities of the request;
 //   - it uses the request's identities as IOPub topic;
+//   - it publishes execute_input with its own execution count;
 //   - a cell "panic" prints a panic on stderr and replies "exit status 2";
+//   - a cell with "//fake:build L:C message" lines fails to compile as
+//     GoNB reports go build's errors (with --raw_error), one per such line,
+//     at line L, column C of the cell; one with "//fake:parse message"
+//     fails as GoNB reports a syntax error it found at a line of its own
+//     program (the closing brace of main), which it maps to no cell;
 //   - it answers is_complete_request with the status "forwarded", which
 //     no correct front end lets happen.
 //
@@ -155,6 +161,16 @@ func (f *fakeKernel) execute(req wire.Parts, code string) {
 		f.send(protocol.IOPub, req, "stream", map[string]string{"name": name, "text": text})
 	}
 	reply := map[string]any{"status": "ok", "execution_count": n, "user_expressions": map[string]any{}}
+	f.send(protocol.IOPub, req, "execute_input", map[string]any{"code": code, "execution_count": n})
+	if e := fakeCompileError(code, n); e != nil {
+		f.send(protocol.IOPub, req, "error", e)
+		for k, v := range e {
+			reply[k] = v
+		}
+		reply["status"] = "error"
+		f.send(protocol.Shell, req, "execute_reply", reply)
+		return
+	}
 	switch code {
 	case "panic":
 		stream("stderr", "panic: ")
@@ -198,4 +214,39 @@ func (f *fakeKernel) send(ch protocol.Channel, req wire.Parts, msgType string, c
 	f.mu[ch].Lock()
 	defer f.mu[ch].Unlock()
 	f.socks[ch].SendMulti(zmq4.NewMsgFrom(frames...))
+}
+
+// fakeCompileError returns the error GoNB v0.11.4 (with --raw_error)
+// reports for cell n, code, when code asks for one with //fake: lines, or
+// nil. The shapes are GoNB's (internal/goexec/gonberror.go): evalue is
+// go build's output, or the parser's error, and traceback has one entry
+// per line of it, a mapped one being "Cell[n]: Line L", the lines of
+// main.go around it with a caret, and the message in red.
+func fakeCompileError(code string, n int64) map[string]any {
+	const pkg = "# gonb_fa4e0001"
+	lines := strings.Split(code, "\n")
+	values, tb := []string{pkg}, []string{pkg}
+	for _, l := range lines {
+		if msg, ok := strings.CutPrefix(l, "//fake:parse "); ok {
+			return map[string]any{"ename": "ERROR", "evalue": "/tmp/dlbd-kernel-1/tmp/gonb_fa4e0001/main.go:30:1: " + msg,
+				"traceback": []string{"\tflag.Parse()\nx := \n\n}\n^\n\n\n" + msg}}
+		}
+		spec, ok := strings.CutPrefix(l, "//fake:build ")
+		if !ok {
+			continue
+		}
+		var line, col int
+		var msg string
+		if k, _ := fmt.Sscanf(spec, "%d:%d", &line, &col); k != 2 || line < 1 || line > len(lines) || col < 1 {
+			continue
+		}
+		msg = spec[strings.Index(spec, " ")+1:]
+		values = append(values, fmt.Sprintf("./main.go:%d:%d: %s", line+20, col, msg))
+		tb = append(tb, fmt.Sprintf("Cell[%d]: Line %d\n\nfunc main() {\n\tflag.Parse()\n%s\n%s^\n\n}\n\n\x1b[31m%s\x1b[0m",
+			n, line, lines[line-1], strings.Repeat(" ", col-1), msg))
+	}
+	if len(values) == 1 {
+		return nil
+	}
+	return map[string]any{"ename": "ERROR", "evalue": strings.Join(values, "\n") + "\n", "traceback": append(tb, "")}
 }

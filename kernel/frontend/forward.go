@@ -155,7 +155,8 @@ func truncate(b []byte) []byte {
 // fromKernel forwards a message from one of the kernel's ROUTER sockets to
 // Jupyter. GoNB answers control requests on its shell socket: those
 // replies go to Jupyter's control socket, which the spec prescribes. An
-// execute_reply that says only "exit status N" after a panic is rewritten.
+// execute_reply that says only "exit status N" after a panic is rewritten,
+// and so is one with GoNB's compile error, as their IOPub errors were.
 func (s *server) fromKernel(ch protocol.Channel, frames [][]byte) {
 	dest := ch
 	if ch == protocol.Shell {

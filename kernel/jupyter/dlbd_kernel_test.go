@@ -155,7 +155,7 @@ func TestDLBDProcessCellErrors(t *testing.T) {
 		if !strings.Contains(reply.EValue, "declared and not used: x") {
 			t.Errorf("evalue = %q; want it to name the problem (declared and not used: x)", reply.EValue)
 		}
-		if want := fmt.Sprintf("Cell[%d]: Line 2", reply.ExecutionCount); !strings.Contains(tb, want) {
+		if want := fmt.Sprintf("Cell [%d] Line 2", reply.ExecutionCount); !strings.Contains(tb, want) {
 			t.Errorf("traceback = %q; want it to name the cell line (%q)", tb, want)
 		}
 	})
