@@ -23,10 +23,10 @@ type Sink interface {
 // gonbSink is the Sink of GoNB cells (github.com/janpfeifer/gonb/gonbui).
 //
 // Pitfall: gonbui writes to a pipe that GoNB reads asynchronously; when the
-// cell's process exits right after a large message (the 1 MB of viz.Init),
-// the kernel can lose it and the output silently never appears. Every
-// message is therefore followed by gonbui.Sync, which waits until GoNB has
-// received everything sent so far.
+// cell's process exits right after a large message (the 1 MB of the
+// ECharts library), the kernel can lose it and the output silently never
+// appears. Every message is therefore followed by gonbui.Sync, which waits
+// until GoNB has received everything sent so far.
 type gonbSink struct{}
 
 func (gonbSink) active() bool { return gonbui.IsNotebook }
@@ -53,8 +53,9 @@ func Markdown(markdown string) { notebook.DisplayMarkdown(markdown) }
 // Display is an output block that can be replaced in place, e.g. a table
 // refreshed during training. Its id is unique across cells and processes.
 type Display struct {
-	id   string
-	sink Sink
+	id     string
+	sink   Sink
+	loader *libraryLoader // sends the library before charts (UpdateChart)
 }
 
 // NewDisplay returns a Display shown through GoNB (nothing outside GoNB).
@@ -67,7 +68,7 @@ func NewDisplayTo(sink Sink) *Display {
 	if sink == nil {
 		sink = notebook
 	}
-	return &Display{id: newID("viz-display"), sink: sink}
+	return &Display{id: newID("viz-display"), sink: sink, loader: loaderOf(sink)}
 }
 
 // ID returns the Jupyter display id of the block.
@@ -76,20 +77,30 @@ func (d *Display) ID() string { return d.id }
 // Update replaces the block's content with html.
 func (d *Display) Update(html string) { d.sink.UpdateHTML(d.id, html) }
 
-// UpdateChart replaces the block's content with a chart (see Show).
+// UpdateChart replaces the block's content with a chart (see Show). Like
+// Show, it first sends the ECharts library to the page, once per cell.
 func (d *Display) UpdateChart(c Chart, o ...Options) {
-	d.Update(mustFragment(c, o))
+	html := mustFragment(c, o)
+	if d.loader != &pageLibrary || notebook.active() {
+		d.loader.send(d.sink) // an error is shown in the cell; the chart says what to do
+	}
+	d.Update(html)
 }
 
 // Show displays a chart (a go-echarts chart or a *Figure with its sources)
-// as an output of the cell; see Render for the options. Outside GoNB it does
-// nothing. It panics if the chart cannot be rendered (see OptionJS): that is
-// a bug in the code that built the chart.
+// as an output of the cell; see Render for the options. The first chart of
+// a cell also sends the ECharts library to the page (no viz.Init needed; see
+// Init); when the library is not installed, the cell shows why and the chart
+// says what to do. Outside GoNB it does nothing. It panics if the chart
+// cannot be rendered (see OptionJS): that is a bug in the code that built
+// the chart.
 func Show(c Chart, o ...Options) {
 	if !notebook.active() {
 		return
 	}
-	notebook.DisplayHTML(mustFragment(c, o))
+	html := mustFragment(c, o)
+	pageLibrary.send(notebook) // an error is shown in the cell; the chart says what to do
+	notebook.DisplayHTML(html)
 }
 
 func mustFragment(c Chart, o []Options) string {

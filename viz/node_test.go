@@ -16,6 +16,11 @@ type nodeResult struct {
 		Text  string `json:"text"`
 		HTML  string `json:"html"`
 	} `json:"elements"`
+	// Early is each element as the scripts left it, before any timer ran.
+	Early map[string]struct {
+		State string `json:"state"`
+		HTML  string `json:"html"`
+	} `json:"early"`
 	Charts map[string]struct {
 		Theme    string            `json:"theme"`
 		Renderer string            `json:"renderer"`

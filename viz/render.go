@@ -50,10 +50,12 @@ func cmp(a, b string) string {
 
 // Fragment returns the self-contained HTML of a chart: a <div> and a
 // <script> that waits until the div is in the page and the ECharts library
-// (see Init) is loaded, then draws the chart. Until it draws, the div says in
-// Spanish what to do (run the notebook or trust it; run viz.Init()). A
-// *Figure also gets its notes and sources under the chart. At most one
-// Options is used.
+// is loaded (Show sends it; a page can also get it from InitHTML or
+// LibraryScript), then draws the chart. Until it draws, the div says in
+// Spanish what is going on: that the library is loading; after 5 s without
+// it, to run the cell again; and, where the script never runs (an untrusted
+// notebook), to run the notebook's cells. A *Figure also gets its notes and
+// sources under the chart. At most one Options is used.
 func Fragment(c Chart, o ...Options) (string, error) {
 	var b strings.Builder
 	if err := Render(&b, c, o...); err != nil {
@@ -102,32 +104,45 @@ func Render(w io.Writer, c Chart, o ...Options) error {
 
 // Messages shown in the chart's place (Spanish: students read them).
 const (
-	msgNoJS = `Aquí va un gráfico interactivo, pero el JavaScript de esta salida no se ha ejecutado. ` +
-		`Si el notebook se abrió con resultados guardados, no es de confianza: ejecuta sus celdas ` +
-		`(Run ▸ Run All Cells) o márcalo como de confianza (File ▸ Trust Notebook). ` +
-		`En GitHub u otros visores sin JavaScript el gráfico no se puede ver.`
-	msgNoLibrary = `No se ha cargado la librería de gráficos ECharts. Ejecuta la celda con <code>viz.Init()</code> ` +
-		`(al principio del notebook) y luego vuelve a ejecutar esta celda. Si <code>viz.Init()</code> da error, ` +
-		`ejecuta <code>make kernel</code> en el repositorio dlbd y reinicia el kernel.`
+	// msgNoJS is the placeholder's static text: what a page shows when the
+	// fragment's script does not run (an untrusted saved notebook, a viewer
+	// without JavaScript). When the script runs it replaces it at once.
+	msgNoJS = `Aquí va un gráfico interactivo, pero el JavaScript de esta salida no se ha ejecutado: ` +
+		`el notebook se abrió con resultados guardados y no es de confianza. Ejecuta sus celdas ` +
+		`(Run ▸ Run All Cells) para ver el gráfico, o márcalo como de confianza (File ▸ Trust Notebook) ` +
+		`y vuelve a ejecutar una celda con un gráfico. En GitHub u otros visores sin JavaScript el gráfico ` +
+		`no se puede ver: abre la exportación HTML del notebook.`
+	// msgLoading is shown as soon as the script runs without the library.
+	msgLoading = `Cargando la biblioteca de gráficos…`
+	// msgNoLibrary is shown when the library has not arrived after 5 s.
+	msgNoLibrary = `La biblioteca de gráficos (ECharts) no está cargada en esta página: pasa al recargar la página ` +
+		`o al abrir un notebook guardado, porque el notebook no guarda la biblioteca. Vuelve a ejecutar esta celda ` +
+		`(o Run ▸ Run All Cells): cualquier celda que muestre un gráfico, o <code>viz.Init()</code>, la carga y ` +
+		`entonces se dibujan todos los gráficos de la página. Si la celda da un error de ECharts, ejecuta ` +
+		`<code>make kernel</code> en el repositorio dlbd y reinicia el kernel.`
 )
 
 // bootJS draws the chart once the element and window.echarts exist. It polls
 // (every 50 ms, then every second after 5 s) because the output may be
 // attached to the page after the script runs, and the library may come from
-// a cell run later. data-viz-state records what happened (for tests):
-// "static" (script never ran), "waiting" (no library after 5 s), "drawn".
-var bootJS = `var t0 = Date.now(), seen = false, warned = false;
+// a cell run later. As soon as it finds the element without the library it
+// says that the library is loading, so the untrusted-notebook text (msgNoJS)
+// only stays where the script never runs. data-viz-state records what
+// happened (for tests): "static" (script never ran), "loading" (no library
+// yet), "waiting" (no library after 5 s), "drawn".
+var bootJS = `var t0 = Date.now(), seen = false, told = false, warned = false;
+function say(el, state, color, html) {
+  el.setAttribute("data-viz-state", state);
+  el.innerHTML = '<div style="font:13px sans-serif;color:' + color + ';padding:8px;border:1px ' + (state === "waiting" ? "solid #e99" : "dashed #bbb") + '">' + html + '</div>';
+}
 function boot() {
   var el = document.getElementById(cfg.id);
   var ec = window.echarts;
   if (el) { seen = true; } else if (seen) { return; } /* output cleared: stop */
   if (!el || !ec) {
     var waited = Date.now() - t0;
-    if (el && !ec && waited > 5000 && !warned) {
-      warned = true;
-      el.setAttribute("data-viz-state", "waiting");
-      el.innerHTML = '<div style="font:13px sans-serif;color:#b00;padding:8px;border:1px solid #e99">` + msgNoLibrary + `</div>';
-    }
+    if (el && !ec && !told) { told = true; say(el, "loading", "#666", '` + msgLoading + `'); }
+    if (el && !ec && waited > 5000 && !warned) { warned = true; say(el, "waiting", "#b00", '` + msgNoLibrary + `'); }
     setTimeout(boot, waited < 5000 ? 50 : 1000);
     return;
   }

@@ -84,24 +84,28 @@ func TestFragmentWaitsForLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(html, "File ▸ Trust Notebook") || !strings.Contains(html, "Run All Cells") {
-		t.Error("static placeholder does not tell how to run or trust the notebook")
+	if !strings.Contains(html, "no es de confianza") || !strings.Contains(html, "Run All Cells") {
+		t.Error("static placeholder does not say the notebook is untrusted and how to run it")
 	}
 	r := runNode(t, html, "none")
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
-	var found bool
-	for _, e := range r.Elements {
-		if e.State == "waiting" {
-			found = true
-			if !strings.Contains(e.HTML, "viz.Init()") || !strings.Contains(e.HTML, "make kernel") {
-				t.Errorf("missing-library message = %q; want it to name viz.Init() and make kernel", e.HTML)
-			}
-		}
+	id := idRE.FindStringSubmatch(html)[1]
+	// As soon as the script runs, the placeholder says the library is
+	// loading: the untrusted-notebook text is only for pages that run no
+	// script.
+	if e := r.Early[id]; e.State != "loading" || !strings.Contains(e.HTML, "Cargando la biblioteca de gráficos") || strings.Contains(e.HTML, "no es de confianza") {
+		t.Errorf("chart right after its script ran = state %q, %q; want \"loading\" and the loading message", e.State, e.HTML)
 	}
-	if !found {
-		t.Errorf("no element in state \"waiting\" after 7 s without ECharts: %+v", r.Elements)
+	e := r.Elements[id]
+	if e.State != "waiting" {
+		t.Fatalf("chart after 7 s without ECharts = state %q; want \"waiting\"", e.State)
+	}
+	for _, want := range []string{"no está cargada en esta página", "Vuelve a ejecutar esta celda", "viz.Init()", "make kernel"} {
+		if !strings.Contains(e.HTML, want) {
+			t.Errorf("missing-library message = %q; want it to contain %q", e.HTML, want)
+		}
 	}
 }
 

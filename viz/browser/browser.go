@@ -20,7 +20,7 @@ type Mode int
 const (
 	Drawn     Mode = iota // scripts on: charts must draw
 	NoScript              // scripts removed (untrusted notebook): charts must show what to do
-	NoLibrary             // viz.Init output removed: charts must ask for viz.Init()
+	NoLibrary             // the library's script removed (a reloaded page): charts must say loading, then what to do
 )
 
 // String returns "drawn", "noscript" or "nolibrary": the mode's name in
@@ -39,12 +39,16 @@ type Options struct {
 	Timeout       time.Duration // wall-clock limit of one Chromium run; default 60 s
 }
 
-// ChartState is what the probe saw of one .viz-echarts element.
+// ChartState is what the probe saw of one .viz-echarts element: at the
+// page's load event (Early*), when every script of the page had run once,
+// and after the check's delay.
 type ChartState struct {
-	ID     string `json:"id"`
-	State  string `json:"state"`  // data-viz-state: "static", "waiting", "drawn"
-	Pixels int    `json:"pixels"` // non-transparent canvas pixels (or SVG shapes)
-	Text   string `json:"text"`   // the element's text (messages)
+	ID         string `json:"id"`
+	State      string `json:"state"`      // data-viz-state: "static", "loading", "waiting", "drawn"
+	Pixels     int    `json:"pixels"`     // non-transparent canvas pixels (or SVG shapes)
+	Text       string `json:"text"`       // the element's text (messages)
+	EarlyState string `json:"earlyState"` // data-viz-state at the load event
+	EarlyText  string `json:"earlyText"`  // the element's text at the load event
 }
 
 // Report is the outcome of one check.
@@ -65,10 +69,13 @@ func (r Report) Err() error {
 	return fmt.Errorf("browser: %s (%s): %s", filepath.Base(r.File), r.Mode, strings.Join(r.Problems, "; "))
 }
 
-// Static messages of viz fragments (see viz.Fragment).
+// Messages of viz fragments (see viz.Fragment): the static one, for a page
+// that runs no script (an untrusted notebook), then the two the script shows
+// while the library is missing.
 const (
 	noJSMessage      = "el JavaScript de esta salida no se ha ejecutado"
-	noLibraryMessage = "viz.Init()"
+	loadingMessage   = "Cargando la biblioteca de gráficos"
+	noLibraryMessage = "no está cargada en esta página"
 )
 
 // CheckFile runs the three checks on an HTML file and returns their reports.
@@ -150,9 +157,15 @@ func checkProbe(rep *Report) {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("chart %s with scripts removed: state %q, text %.120q (want the untrusted-notebook message)", c.ID, c.State, c.Text))
 			}
 		case NoLibrary:
-			if c.State != "waiting" || !strings.Contains(c.Text, noLibraryMessage) {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("chart %s without library: state %q, text %.120q (want the viz.Init() message)", c.ID, c.State, c.Text))
+			if c.EarlyState != "loading" || !strings.Contains(c.EarlyText, loadingMessage) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("chart %s without library, at load: state %q, text %.120q (want at once the loading message)", c.ID, c.EarlyState, c.EarlyText))
 			}
+			if c.State != "waiting" || !strings.Contains(c.Text, noLibraryMessage) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("chart %s without library: state %q, text %.120q (want the missing-library message)", c.ID, c.State, c.Text))
+			}
+		}
+		if rep.Mode != NoScript && (strings.Contains(c.EarlyText, noJSMessage) || strings.Contains(c.Text, noJSMessage)) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("chart %s shows the untrusted-notebook message although its script ran", c.ID))
 		}
 	}
 	if rep.Mode == Drawn && len(rep.Errors) > 0 {
@@ -163,19 +176,27 @@ func checkProbe(rep *Report) {
 // scriptRE matches a <script> element.
 var scriptRE = regexp.MustCompile(`(?is)<script\b.*?</script>`)
 
-// loaderRE matches the script of viz.Init's output (the library inlined).
+// loaderRE matches the script that inlines the library: in the page's head
+// (dlbd notebooks -html, viz.LibraryScript) or in an output (viz.InitHTML).
 var loaderRE = regexp.MustCompile(`(?s)<script type="text/javascript">\s*if \(!\(window\.echarts && window\.echarts\.version ===.*?</script>`)
 
 func removeLoader(page string) (string, error) {
 	if !loaderRE.MatchString(page) {
-		return "", errors.New("no viz.Init output (ECharts loader) in the page")
+		return "", errors.New("no ECharts library script (viz.LibraryScript in the head, or a viz.InitHTML output) in the page: export it with `dlbd notebooks -html` (make notebooks)")
 	}
 	return loaderRE.ReplaceAllString(page, ""), nil
 }
 
-// probeJS measures every chart after delay ms (virtual time) and writes the
-// result as JSON into <pre id="viz-probe">.
-const probeJS = `<script>(function () { setTimeout(function () {
+// probeJS records every chart at the load event, measures it after delay ms
+// (virtual time) and writes the result as JSON into <pre id="viz-probe">.
+const probeJS = `<script>(function () {
+  var early = {};
+  window.addEventListener("load", function () {
+    document.querySelectorAll(".viz-echarts").forEach(function (el) {
+      early[el.id] = { state: el.getAttribute("data-viz-state"), text: el.textContent.slice(0, 400) };
+    });
+  });
+  setTimeout(function () {
   var charts = [], done = 0;
   document.querySelectorAll(".viz-echarts").forEach(function (el) {
     var px = 0;
@@ -183,7 +204,8 @@ const probeJS = `<script>(function () { setTimeout(function () {
       try { var d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; for (var i = 3; i < d.length; i += 4) { if (d[i]) { px++; } } } catch (e) { px = -1; }
     });
     px += el.querySelectorAll("svg path, svg text").length;
-    charts.push({ id: el.id, state: el.getAttribute("data-viz-state"), pixels: px, text: el.textContent.slice(0, 400) });
+    var e = early[el.id] || {};
+    charts.push({ id: el.id, state: el.getAttribute("data-viz-state"), pixels: px, text: el.textContent.slice(0, 400), earlyState: e.state || "", earlyText: e.text || "" });
   });
   document.querySelectorAll(".viz-progress[data-viz-finished=true]").forEach(function () { done++; });
   var pre = document.createElement("pre"); pre.id = "viz-probe";

@@ -13,8 +13,14 @@
 //	NoScript   every <script> removed, as Jupyter's sanitizer does for an
 //	           untrusted notebook: every chart must still show the static
 //	           message that says what to do
-//	NoLibrary  the viz.Init output removed: every chart must switch to the
-//	           message that names viz.Init() and `make kernel`
+//	NoLibrary  the library's script removed (what a reloaded page or a saved
+//	           notebook opened again lacks): every chart must say at once
+//	           that the library is loading, then switch to the message that
+//	           says to run the cell again (viz.Init(), `make kernel`)
+//
+// Only in NoScript may a chart show the untrusted-notebook message. The
+// exports of `dlbd notebooks -html` carry the library in the page's head
+// (executed notebooks do not: viz replaces it with a stub once sent).
 //
 // It needs no network and no DevTools client: Chromium runs with
 // --dump-dom and --virtual-time-budget (timers run in virtual time), and a

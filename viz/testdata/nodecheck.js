@@ -5,6 +5,7 @@
 // usage: node nodecheck.js FILE.html MODE
 //   MODE "stub":    window.echarts is a stub that records init/setOption
 //   MODE "none":    no library; the fake clock runs past the 5 s warning
+//                   ("early" holds the elements as the scripts left them)
 //   MODE "real":    FILE's scripts run with define/require like require.js
 //                   (the loader fragment must still define window.echarts)
 const fs = require('fs');
@@ -59,6 +60,10 @@ const errors = [];
 for (const js of scripts) {
   try { vm.runInContext(js, ctx); } catch (e) { errors.push(String(e)); }
 }
+// What the elements show once the scripts ran, before any timer: a chart
+// whose script ran must no longer show its static (no-JavaScript) text.
+const early = {};
+for (const id of ids) early[id] = { state: elements[id].attrs['data-viz-state'] || null, html: elements[id].innerHTML };
 // Run timers on a fake clock for 7 simulated seconds.
 while (timers.length && now < 7000) {
   timers.sort((a, b) => a.at - b.at);
@@ -71,7 +76,7 @@ function functions(o, path, out) {
   else if (o && typeof o === 'object') for (const k in o) functions(o[k], path + '.' + k, out);
   return out;
 }
-const out = { errors, elements: {}, charts: {}, amd: Object.keys(amdDefined),
+const out = { errors, elements: {}, early, charts: {}, amd: Object.keys(amdDefined),
   echartsVersion: window.echarts ? window.echarts.version : null };
 for (const id of ids) out.elements[id] = { state: elements[id].attrs['data-viz-state'] || null,
   text: elements[id].textContent, html: elements[id].innerHTML };

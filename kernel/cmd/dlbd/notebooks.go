@@ -18,7 +18,7 @@ func runNotebooks(ctx context.Context, args []string) error {
 	fs := newFlagSet("notebooks")
 	jupyter := fs.String("jupyter", "", "jupyter executable (default <repo>/.venv/bin/jupyter, else jupyter on PATH)")
 	out := fs.String("out", "build/notebooks", "directory for the executed copies")
-	html := fs.String("html", "", "if set, also export each executed notebook to HTML into this directory")
+	html := fs.String("html", "", "if set, also export each executed notebook to HTML into this directory (with the ECharts library inlined, so charts draw offline)")
 	timeout := fs.Duration("cell-timeout", 10*time.Minute, "time limit of one cell")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -40,6 +40,15 @@ func runNotebooks(ctx context.Context, args []string) error {
 	}
 	env := append(os.Environ(), "JUPYTER_PATH="+joinPath(filepath.Join(repo, ".jupyter"), os.Getenv("JUPYTER_PATH")))
 	o := nbexec.Options{Jupyter: *jupyter, KernelName: kernelspec.Name, OutDir: *out, CellTimeout: *timeout, Env: env}
+	var exporter *htmlExporter
+	if *html != "" {
+		// Executed notebooks do not carry the ECharts library: the export
+		// inlines it (see htmlexport.go). Checked before any notebook runs.
+		if exporter, err = newHTMLExporter(*jupyter, env, repo); err != nil {
+			return err
+		}
+		defer exporter.close()
+	}
 	passed, failed := 0, 0
 	for _, nb := range fs.Args() {
 		res, err := nbexec.Execute(ctx, nb, o)
@@ -57,8 +66,8 @@ func runNotebooks(ctx context.Context, args []string) error {
 			passed++
 			fmt.Printf("ok   %s (%.1fs, %d code cells, slowest %s)\n", nb, res.Duration.Seconds(), len(res.Cells), slowest(res.Cells))
 		}
-		if err == nil && *html != "" {
-			if herr := exportHTML(ctx, *jupyter, env, res.Executed, *html); herr != nil {
+		if err == nil && exporter != nil {
+			if herr := exporter.export(ctx, res.Executed, *html); herr != nil {
 				failed++
 				fmt.Printf("FAIL %s: HTML export: %v\n", nb, herr)
 			}
@@ -67,15 +76,6 @@ func runNotebooks(ctx context.Context, args []string) error {
 	fmt.Printf("notebooks: %d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return exitError{"notebooks failed"}
-	}
-	return nil
-}
-
-func exportHTML(ctx context.Context, jupyter string, env []string, executed, dir string) error {
-	cmd := exec.CommandContext(ctx, jupyter, "nbconvert", "--to", "html", "--output-dir", dir, executed)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%v: %s", err, out)
 	}
 	return nil
 }
