@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/csv"
 
-	"github.com/dlbd/dlbd/bigdata/internal/linked"
+	"github.com/dlbd/dlbd/bigdata/columnar/internal/pqhook"
 	"github.com/dlbd/dlbd/internal/resources"
 )
 
@@ -52,7 +52,7 @@ func WriteParquet(dir string, batches []arrow.RecordBatch, o ParquetOptions) ([]
 	if err := checkCompression(o.Compression); err != nil {
 		return nil, err
 	}
-	pq, err := linked.Parquet.Get()
+	pq, err := pqhook.Parquet.Get()
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ type ParquetFile struct {
 	Path   string
 	Schema *arrow.Schema
 	Rows   int64
-	f      linked.ParquetFile
+	f      pqhook.ParquetFile
 	forget func()
 }
 
@@ -170,7 +170,7 @@ func (p *ParquetFile) Records(ctx context.Context, columns []int) (array.RecordR
 // (0: whole row groups). A file that is not Parquet, or is truncated, gives an error that
 // says so and how to fix it.
 func OpenParquet(path string, batchRows int) (*ParquetFile, error) {
-	pq, err := linked.Parquet.Get()
+	pq, err := pqhook.Parquet.Get()
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,22 @@ import (
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
 )
 
+// HostCacheEnv names the directory where the sessions of a checkout share
+// their host program, when set (the Docker image sets one its build fills).
+const HostCacheEnv = "DLBD_HOST_CACHE"
+
 // hostCacheDir returns the directory, made if needed, where the sessions of
-// this checkout share their host program: under the user's cache directory
-// of env ($XDG_CACHE_HOME, else $HOME/.cache), one directory per checkout.
+// this checkout share their host program: $DLBD_HOST_CACHE, else under the
+// user's cache directory of env ($XDG_CACHE_HOME, else $HOME/.cache), one
+// directory per checkout.
 func hostCacheDir(env []string, repo string) (string, error) {
 	e := envlist.Parse(env)
+	if dir, _ := e.Get(HostCacheEnv); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("stateful: make the host program's cache %s ($%s): %w", dir, HostCacheEnv, err)
+		}
+		return dir, nil
+	}
 	base, _ := e.Get("XDG_CACHE_HOME")
 	if base == "" {
 		if home, _ := e.Get("HOME"); home != "" {

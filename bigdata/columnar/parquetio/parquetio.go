@@ -18,12 +18,12 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/dlbd/dlbd/bigdata/internal/linked"
+	"github.com/dlbd/dlbd/bigdata/columnar/internal/pqhook"
 )
 
-func init() { linked.Parquet.Set(codec{}) }
+func init() { pqhook.Parquet.Set(codec{}) }
 
-// codec implements linked.ParquetCodec with arrow-go.
+// codec implements pqhook.ParquetCodec with arrow-go.
 type codec struct{}
 
 // compression maps the names bigdata/columnar accepts to arrow-go's codecs.
@@ -52,7 +52,7 @@ func (codec) Write(w io.Writer, tbl arrow.Table, rowGroupRows int64, name string
 	return pqarrow.WriteTable(tbl, struct{ io.Writer }{w}, rowGroupRows, props, pqarrow.DefaultWriterProps())
 }
 
-func (codec) Open(path string, batchRows int) (linked.ParquetFile, error) {
+func (codec) Open(path string, batchRows int) (pqhook.ParquetFile, error) {
 	raw, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (codec) Open(path string, batchRows int) (linked.ParquetFile, error) {
 	return &parquetFile{raw: raw, rd: rd, schema: sc}, nil
 }
 
-// parquetFile implements linked.ParquetFile.
+// parquetFile implements pqhook.ParquetFile.
 type parquetFile struct {
 	raw    *file.Reader
 	rd     *pqarrow.FileReader

@@ -1,4 +1,8 @@
-package linked
+// Package pqhook is where bigdata/columnar finds its Parquet implementation
+// (bigdata/columnar/parquetio registers it): a hook of package
+// bigdata/internal/linked, apart from the others so that a cell using Kafka
+// or NATS does not link Arrow.
+package pqhook
 
 import (
 	"context"
@@ -6,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dlbd/dlbd/bigdata/internal/linked"
 )
 
 // ParquetFile is an open Parquet file.
@@ -30,4 +36,4 @@ type ParquetCodec interface {
 }
 
 // Parquet is the Parquet codec, registered by bigdata/columnar/parquetio.
-var Parquet = NewHook[ParquetCodec]("the Parquet codecs", "github.com/dlbd/dlbd/bigdata/columnar/parquetio")
+var Parquet = linked.NewHook[ParquetCodec]("the Parquet codecs", "github.com/dlbd/dlbd/bigdata/columnar/parquetio")
