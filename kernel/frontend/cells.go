@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
 
@@ -39,6 +40,10 @@ type cells struct {
 	// compile, when set (before the messages flow), rewrites GoNB's
 	// compile error for request id ([execute.compileError]); nil leaves it.
 	compile func(id string, old protocol.ErrorContent) *protocol.ErrorContent
+	// place, when set (before the messages flow), places a frame of
+	// request id's panic in GoNB's program that GoNB did not mark with
+	// its cell line ([execute.programLine]); nil leaves such frames out.
+	place func(id, program string, n int) (cellpos.Pos, bool)
 
 	mu    sync.Mutex
 	byID  map[string]*watchedCell
@@ -97,7 +102,7 @@ func (cs *cells) published(id string, content []byte) []byte {
 	cs.mu.Lock()
 	stderr := string(c.stderr)
 	cs.mu.Unlock()
-	out, fields := rewrite(content, stderr)
+	out, fields := rewrite(content, stderr, cs.placer(id))
 	if fields == nil {
 		out, fields = cs.rewriteCompile(id, content)
 	}
@@ -140,7 +145,7 @@ func (cs *cells) reply(id string, content []byte) []byte {
 	if fields != nil {
 		return replaceFields(content, *fields)
 	}
-	if out, f := rewrite(content, stderr); f != nil {
+	if out, f := rewrite(content, stderr, cs.placer(id)); f != nil {
 		return out
 	}
 	out, _ := cs.rewriteCompile(id, content)
@@ -174,15 +179,27 @@ func (cs *cells) forget(id string) {
 	}
 }
 
+// placer returns the function that places the unmarked frames of request
+// id's panic, or nil.
+func (cs *cells) placer(id string) placeFunc {
+	if cs.place == nil {
+		return nil
+	}
+	return func(program string, n int) (cellpos.Pos, bool) { return cs.place(id, program, n) }
+}
+
 // rewrite returns content with its error fields describing the panic in
 // stderr, when content's evalue is only "exit status N" and stderr holds a
-// panic; otherwise nil. It also returns the new fields.
-func rewrite(content []byte, stderr string) ([]byte, *protocol.ErrorContent) {
+// panic; otherwise nil. It also returns the new fields. The frames are
+// those GoNB marked with a cell line and those place (when not nil)
+// places. stderr is the whole stream, its messages joined: a frame's path
+// and line may have come in two of them.
+func rewrite(content []byte, stderr string, place placeFunc) ([]byte, *protocol.ErrorContent) {
 	var old protocol.ErrorContent
 	if json.Unmarshal(content, &old) != nil || !exitStatus.MatchString(old.EValue) {
 		return nil, nil
 	}
-	p, ok := ParsePanic(stderr)
+	p, ok := parsePanic(stderr, place)
 	if !ok {
 		return nil, nil
 	}

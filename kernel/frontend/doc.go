@@ -77,7 +77,11 @@
 //   - When a cell panics, GoNB's execute_reply and IOPub error say only
 //     "exit status 2": the front end collects the cell's stderr stream and
 //     rewrites both with the panic message and the cell line
-//     ([ParsePanic]).
+//     ([ParsePanic]). GoNB marks a frame with its cell line only when the
+//     frame's path and line came in one read of the program's stderr; a
+//     frame it left unmarked, the front end places itself, finding the
+//     line of GoNB's main.go (in the TMPDIR it gives GoNB) among the
+//     cells' code (programline.go says why so).
 //   - When a cell does not compile, GoNB's error (ename "ERROR") holds go
 //     build's output, "# gonb_…" and "./main.go:11:30: …", and a traceback
 //     of the generated program around each error. The front end rewrites

@@ -81,6 +81,8 @@ type forwarded struct {
 	count     int           // the front end's execution count for it (0: none)
 	gonbCount int           // GoNB's, from its execute_input
 	done      chan struct{} // closed when its execute_reply has passed
+
+	programs map[string]*gonbProgram // GoNB's programs its panic named, read (nil: unreadable); under execute.mu
 }
 
 // newExecute starts the queue's worker, in mode (ModeProcess unless mode
@@ -90,6 +92,7 @@ func newExecute(s *server, ex Executor, mode Mode) *execute {
 		gonbCells: map[int]gonbCell{}, bodyNames: map[string]int{},
 		quit: make(chan struct{}), stopped: make(chan struct{})}
 	s.cells.compile = e.compileError // before the forwarding goroutines start
+	s.cells.place = e.programLine
 	if ex == nil || mode != ModeStateful {
 		mode = ModeProcess
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 
+	"github.com/dlbd/dlbd/kernel/internal/cellpos"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
@@ -26,6 +28,8 @@ import (
 //   - it uses the request's identities as IOPub topic;
 //   - it publishes execute_input with its own execution count;
 //   - a cell "panic" prints a panic on stderr and replies "exit status 2";
+//     so does splitPanicCell, whose main.go it writes where GoNB would, its
+//     innermost frame split over two stream messages and left unmarked;
 //   - a cell with "//fake:build L:C message" lines fails to compile as
 //     GoNB reports go build's errors (with --raw_error), one per such line,
 //     at line L, column C of the cell; one with "//fake:parse message"
@@ -184,6 +188,14 @@ func (f *fakeKernel) execute(req wire.Parts, code string) {
 			reply[k] = v
 		}
 		reply["status"] = "error"
+	case splitPanicCell:
+		f.splitPanic(n, stream)
+		e := map[string]any{"ename": "ERROR", "evalue": "exit status 2", "traceback": []string{"exit status 2"}}
+		f.send(protocol.IOPub, req, "error", e)
+		for k, v := range e {
+			reply[k] = v
+		}
+		reply["status"] = "error"
 	case "input":
 		f.send(protocol.Stdin, req, "input_request", map[string]any{"prompt": "? ", "password": false})
 		select {
@@ -202,6 +214,28 @@ func (f *fakeKernel) execute(req wire.Parts, code string) {
 		stream("stdout", strings.TrimSpace(code)+"\n")
 	}
 	f.send(protocol.Shell, req, "execute_reply", reply)
+}
+
+// splitPanic fails splitPanicCell, cell n, as GoNB v0.11.4 would when
+// the pipe's reads cut the stack trace between the innermost frame's
+// path and its ":8": it writes the program in GoNB's directory under
+// TMPDIR (which the front end sets) and streams the reads, each marked
+// by GoNB's rule (gonbMarked).
+func (f *fakeKernel) splitPanic(n int64, stream func(name, text string)) {
+	path := filepath.Join(os.TempDir(), "gonb_fa4e0001", "main.go")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(path, []byte("package main\n\nimport (\n\t\"flag\"\n\t\"fmt\"\n)\n\nfunc f(s []int) int { return s[3] }\n\n\n"+
+		"func main() {\n\tflag.Parse()\nfmt.Println(\"antes\")\nfmt.Println(f(nil))\n\n}\n"), 0o600)
+	c := int(n)
+	mapping := map[int]cellpos.Pos{8: {Cell: c, Line: 1}, 11: {Cell: c, Line: 2}, 12: {Cell: c, Line: 2}, 13: {Cell: c, Line: 3}, 14: {Cell: c, Line: 4}}
+	stream("stdout", "antes\n")
+	for _, read := range []string{
+		"panic: runtime error: index out of range [3] with length 0\n\ngoroutine 1 [running]:\nmain.f(...)\n\t" + path,
+		":8\nmain.main()\n\t" + path + ":14 +0x95\n",
+		"exit status 2\n",
+	} {
+		stream("stderr", gonbMarked(read, path, mapping))
+	}
 }
 
 // send writes a message of type msgType answering req on channel ch, to

@@ -18,9 +18,10 @@ type Panic struct {
 	// "[recovered]" and later panics when there were some) up to the blank
 	// line before the goroutine's stack trace.
 	Message string
-	// Frames are the frames of the stack trace that GoNB marked with a cell
-	// line, innermost first: Frames[0] is where the cell's code panicked
-	// or called what panicked.
+	// Frames are the frames of the stack trace in cell code, innermost
+	// first: Frames[0] is where the cell's code panicked or called what
+	// panicked. GoNB marked them with their cell line, or the front end
+	// placed them (see [programFrame]).
 	Frames []Frame
 }
 
@@ -53,7 +54,17 @@ var cellMarker = regexp.MustCompile(`\[\[ Cell \[(\d+)\] Line (\d+) \]\]`)
 // ParsePanic finds the first line starting with "panic: " or
 // "fatal error: " in a cell's stderr and returns what the runtime said
 // there; ok is false when there is none. Terminal escapes are ignored.
-func ParsePanic(stderr string) (p Panic, ok bool) {
+// Its frames are those GoNB marked with a cell line.
+func ParsePanic(stderr string) (p Panic, ok bool) { return parsePanic(stderr, nil) }
+
+// placeFunc returns the cell line that line n of GoNB's program (named
+// relative to GoNB's temporary directory, "gonb_8d05c26b/main.go") was
+// copied from; ok is false when it cannot tell.
+type placeFunc func(program string, n int) (pos cellpos.Pos, ok bool)
+
+// parsePanic is [ParsePanic], which also places, with place (when not
+// nil), the frames in GoNB's program that GoNB did not mark.
+func parsePanic(stderr string, place placeFunc) (p Panic, ok bool) {
 	lines := strings.Split(ansiEscape.ReplaceAllString(stderr, ""), "\n")
 	start := -1
 	for i := 0; i < len(lines) && start < 0; i++ {
@@ -72,13 +83,25 @@ func ParsePanic(stderr string) (p Panic, ok bool) {
 		p.Message += "\n" + lines[i]
 	}
 	for ; i < len(lines); i++ {
-		m := cellMarker.FindStringSubmatch(lines[i])
-		if m == nil {
+		var pos cellpos.Pos
+		if m := cellMarker.FindStringSubmatch(lines[i]); m != nil {
+			pos.Cell, _ = strconv.Atoi(m[1]) // \d+ of a sane size
+			pos.Line, _ = strconv.Atoi(m[2])
+		} else if m := programFrame.FindStringSubmatch(lines[i]); m != nil && place != nil && !strings.Contains(lines[i], "[[ Cell") {
+			// A frame GoNB did not mark ("[[ Cell Line 3 ]]", with no cell,
+			// is GoNB's word that the line is its own: left so).
+			n, err := strconv.Atoi(m[2])
+			if err != nil {
+				continue
+			}
+			placed := false
+			if pos, placed = place(m[1], n); !placed {
+				continue
+			}
+		} else {
 			continue
 		}
-		cell, _ := strconv.Atoi(m[1]) // \d+ of a sane size
-		line, _ := strconv.Atoi(m[2])
-		p.Frames = append(p.Frames, Frame{Func: strings.TrimSpace(lines[i-1]), Cell: cell, Line: line})
+		p.Frames = append(p.Frames, Frame{Func: strings.TrimSpace(lines[i-1]), Cell: pos.Cell, Line: pos.Line})
 	}
 	return p, true
 }

@@ -70,7 +70,7 @@ func TestPanicSummaryAndTraceback(t *testing.T) {
 const reply = `{"ename":"ERROR","evalue":"exit status 2","execution_count":4,"status":"error","traceback":["exit status 2"],"user_expressions":{"a":"<b>"}}`
 
 func TestRewriteKeepsOtherFields(t *testing.T) {
-	out, f := rewrite([]byte(reply), gonbPanic)
+	out, f := rewrite([]byte(reply), gonbPanic, nil)
 	if f == nil {
 		t.Fatal("rewrite did not rewrite GoNB's panic reply")
 	}
@@ -97,7 +97,7 @@ func TestRewriteLeavesOtherErrorsAlone(t *testing.T) {
 		{`{"status":"ok","execution_count":1}`, gonbPanic},
 		{`not json`, gonbPanic},
 	} {
-		if out, f := rewrite([]byte(tt.content), tt.stderr); out != nil || f != nil {
+		if out, f := rewrite([]byte(tt.content), tt.stderr, nil); out != nil || f != nil {
 			t.Errorf("rewrite(%s) = %s; want no change", tt.content, out)
 		}
 	}

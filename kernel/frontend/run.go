@@ -162,7 +162,7 @@ func Run(ctx context.Context, o Options) (int, error) {
 		kid.Stop(o.StopGrace)
 		return 0, err
 	}
-	s := &server{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: protocol.NewID()}
+	s := &server{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: protocol.NewID(), gonbTmp: tmp}
 	s.exec = newExecute(s, ex, mode)
 	s.start()
 	go s.announceReady(ex)
@@ -205,6 +205,7 @@ type server struct {
 	log      *log.Logger
 	id       []byte // identity of the front end's sockets towards the kernel
 	session  string // session of the messages the front end writes itself
+	gonbTmp  string // GoNB's TMPDIR, where it writes each cell's program; "" when unknown
 
 	cells   cells         // execute requests whose output is watched for panics
 	exec    *execute      // the ordered queue of execute requests
