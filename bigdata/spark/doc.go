@@ -11,8 +11,10 @@
 // Config.Dir; [Running] finds it again from any process and [Stop] stops it. [Ensure] is
 // what a notebook cell calls: it connects to $SPARK_REMOTE when set (a cluster), else to the
 // running local server, else starts one (tied to the kernel's life, so closing the notebook
-// stops the JVM). Every cell is a new process, so every cell opens its own [Session]; that
-// costs milliseconds once the server is up.
+// stops the JVM). A notebook opens one [Session] in a cell and uses it in the cells below
+// (the kernel's stateful mode keeps it); [Session.Close] ends it on the server too (the Go
+// client's Stop does not), and the kernel closes a session no cell closed when it shuts
+// down or restarts, or on %reset.
 //
 // Sizing for a 2-core / 8 GB laptop: local[2] (two task slots), a 1 GB driver heap (the
 // measured server used ~300 MB idle and ~600 MB after a workload), 4 shuffle partitions
