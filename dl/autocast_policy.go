@@ -4,8 +4,8 @@ package dl
 // float32, and which promote mixed inputs, following PyTorch's autocast op
 // lists (https://pytorch.org/docs/stable/amp.html#autocast-op-reference).
 // The hooks are one line at the top of each op (ops_matmul.go,
-// ops_linear.go, ops_softmax.go, ops_layernorm.go, ops_reduce.go,
-// ops_activation.go, ops_loss.go, ops_arith.go),
+// ops_linear.go, ops_conv.go, ops_softmax.go, ops_layernorm.go,
+// ops_reduce.go, ops_activation.go, ops_loss.go, ops_arith.go),
 // behind an atomic check, so ops outside every autocast scope pay one load.
 //
 // Course: "Prácticas de eficiencia computacional" (mixed precision).
@@ -18,7 +18,7 @@ package dl
 type AutocastPolicy struct {
 	// LowPrecision ops cast Float32 inputs to the autocast dtype and
 	// multiply with float32 accumulation (torch: the "float16"/"lower
-	// precision" list: matmul, linear, bmm, ...).
+	// precision" list: matmul, linear, bmm, conv1d/2d/3d, ...).
 	LowPrecision []string
 	// Float32 ops cast Float16/BFloat16 inputs to Float32 and return
 	// Float32 (torch: the "float32" list: softmax, log_softmax,
@@ -37,7 +37,7 @@ type AutocastPolicy struct {
 // are exact or harmless in half precision).
 func AutocastOps() AutocastPolicy {
 	return AutocastPolicy{
-		LowPrecision: []string{"MatMul", "MatMulWith", "Linear", "FusedLinear"},
+		LowPrecision: []string{"MatMul", "MatMulWith", "Linear", "FusedLinear", "Conv2d"},
 		Float32: []string{"Softmax", "LogSoftmax", "LayerNorm", "Sum", "SumKeepDim", "Mean", "MeanKeepDim",
 			"Exp", "Log", "Pow", "CrossEntropy", "MSE"},
 		Promote: []string{"Add", "Sub", "Mul", "Div"},

@@ -23,6 +23,7 @@ func TestAutocastPolicy(t *testing.T) {
 		"MatMulWith":   func() *dl.Tensor { return dl.MatMulWith(dl.MatMulNaive, x, w.Reshape(6, 3)) },
 		"Linear":       func() *dl.Tensor { return dl.Linear(x, w, b) },
 		"FusedLinear":  func() *dl.Tensor { return dl.FusedLinear(x, w, b, dl.FuseReLU) },
+		"Conv2d":       func() *dl.Tensor { return conv2dAutocastCase(x, w, b) },
 		"Softmax":      func() *dl.Tensor { return half().Softmax(-1) },
 		"LogSoftmax":   func() *dl.Tensor { return half().LogSoftmax(-1) },
 		"LayerNorm":    func() *dl.Tensor { return dl.LayerNorm(half(), nil, nil, 1e-5) },

@@ -17,7 +17,10 @@
 // the receiver and are invisible to autograd.  [Tensor.String] prints like
 // PyTorch and [Tensor.HTML] renders for notebooks.  Layers' building
 // blocks are functions: [Linear], [LayerNorm], [CrossEntropy], [MSE],
-// [Dropout], [OneHot], [Where], [Cat], [Stack].
+// [Dropout], [OneHot], [Where], [Cat], [Stack], and for convolutional
+// networks on [N, C, H, W] tensors [Conv2d] (im2col and GEMM;
+// [Conv2dNaive] is the seven-loop reference), [MaxPool2d], [AvgPool2d],
+// [AdaptiveAvgPool2d] and [BatchNorm].
 //
 // Autograd: mark leaves with [Tensor.SetRequiresGrad], compute, call
 // [Tensor.Backward] on a scalar, read [Tensor.Grad].  [NoGrad] disables
@@ -101,5 +104,9 @@
 // The file names say the role: tensor_* (the Tensor value), device_*,
 // ops_*, autograd_*, autocast_*, fused_*, backend*, cpu_* and cuda_*.
 // MatMul on host devices uses the GEMM kernels of dl/internal/kernels (naive,
-// blocked, gonum, SIMD assembly; see MatMulKernel).
+// blocked, gonum, SIMD assembly; see MatMulKernel), and so does Conv2d,
+// whose im2col and col2im are host loops (ops_conv_kernel.go); no backend
+// has a convolution kernel, so on CUDA the convolution and pooling ops are
+// composed of the index kernels, MatMul and reductions
+// (ops_conv_generic.go).
 package dl

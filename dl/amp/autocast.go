@@ -8,7 +8,7 @@ import (
 // Autocast runs fn with automatic mixed precision to dt (dl.Float16 or
 // dl.BFloat16) on the calling goroutine, like
 // `with torch.autocast(device_type, dtype=dt):`.  Inside fn, the ops of
-// dl.AutocastOps().LowPrecision (MatMul, MatMulWith, Linear, FusedLinear)
+// dl.AutocastOps().LowPrecision (MatMul, MatMulWith, Linear, FusedLinear, Conv2d)
 // cast Float32 inputs to dt and multiply with float32 accumulation; the
 // ops of the Float32 list (softmax, log-softmax, layer norm, sums and
 // means, exp, log, pow, the losses) cast half inputs to Float32 and

@@ -15,8 +15,9 @@ type Module interface {
 	// "0.bias", "layers.1.weight"), always in the same order (registration
 	// order, children after their parent's own parameters).
 	NamedParameters() []NamedParameter
-	// SetTraining switches training mode (Dropout active) on or off for the
-	// module and its children, like torch's module.train(mode).
+	// SetTraining switches training mode (Dropout active, BatchNorm2d on the
+	// batch's statistics) on or off for the module and its children, like
+	// torch's module.train(mode).
 	SetTraining(training bool)
 }
 

@@ -95,11 +95,18 @@ func widen[T int32 | uint8](v []T) []int64 {
 	return out
 }
 
-// StateDict returns m's parameters by name in the neutral safetensors
-// representation (copies of the bytes), like torch's module.state_dict().
+// stateEntries returns what a state dict holds: m's parameters, then its
+// buffers (BatchNorm2d's running statistics), as torch's state_dict does.
+func stateEntries(m Module) []NamedParameter {
+	return append(m.NamedParameters(), NamedBuffers(m)...)
+}
+
+// StateDict returns m's parameters and buffers by name in the neutral
+// safetensors representation (copies of the bytes), like torch's
+// module.state_dict().
 func StateDict(m Module) map[string]safetensors.Tensor {
 	sd := make(map[string]safetensors.Tensor)
-	for _, np := range m.NamedParameters() {
+	for _, np := range stateEntries(m) {
 		sd[np.Name] = toStored(np.Tensor)
 	}
 	return sd
@@ -114,7 +121,7 @@ func LoadStateDict(m Module, sd map[string]safetensors.Tensor) error {
 }
 
 func load(path string, m Module, sd map[string]safetensors.Tensor) error {
-	nps := m.NamedParameters()
+	nps := stateEntries(m)
 	want := make([]entrySpec, len(nps))
 	for i, np := range nps {
 		want[i] = entrySpec{Name: np.Name, DType: stDType[np.Tensor.DType()], Shape: np.Tensor.Shape()}
@@ -136,7 +143,7 @@ func load(path string, m Module, sd map[string]safetensors.Tensor) error {
 // for the matching torch module.
 func Save(path string, m Module) error {
 	sd := StateDict(m)
-	if len(sd) != len(m.NamedParameters()) {
+	if len(sd) != len(stateEntries(m)) {
 		return fmt.Errorf("nn: save %s: two parameters share a name; names: %v", path, names(m))
 	}
 	return safetensors.WriteFile(path, &safetensors.File{Tensors: sd, Metadata: map[string]string{"format": "pt"}})
@@ -155,7 +162,7 @@ func Load(path string, m Module) error {
 
 func names(m Module) []string {
 	var ns []string
-	for _, np := range m.NamedParameters() {
+	for _, np := range stateEntries(m) {
 		ns = append(ns, np.Name)
 	}
 	slices.Sort(ns)

@@ -1,0 +1,235 @@
+package dl
+
+import (
+	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
+
+// Depthwise convolution (one input channel per group, groups = C) on host
+// devices runs a direct kernel instead of im2col and GEMM.  Through GEMM
+// each group's product is W_grp [Cout/C, kH·kW] times its columns
+// [kH·kW, Ho·Wo]: a matrix with one row (or a few: the channel
+// multiplier) and an inner dimension of 9 for a 3×3 kernel, where the
+// GEMM kernel's 14-row tiles do 1/14 useful work and copying the input
+// kH·kW times into the columns costs more than the arithmetic; measured
+// on x [32, 64, 28, 28] with 3×3 filters it ran at about 1 GFLOP/s.  The
+// direct kernel adds w[co, i, j] times a shifted row of the input to
+// each output row, plane by plane, with no column buffer (oneDNN, behind
+// PyTorch's CPU convolutions, has such a depthwise kernel too).  Its
+// results agree with the GEMM path to rounding (TestConv2dDepthwisePaths).
+
+// depthwiseDirect selects the direct kernel for depthwise convolutions on
+// host devices (tests turn it off to compare with im2col and GEMM).
+var depthwiseDirect = true
+
+// useDepthwise reports whether g is a depthwise convolution the direct
+// kernel computes.
+func (g *convGeom) useDepthwise() bool { return depthwiseDirect && g.groups == g.c && g.c > 1 }
+
+// conv2dDepthwise is Conv2d for a depthwise g on a host device.
+func conv2dDepthwise(op string, x, w, b *Tensor, g *convGeom) *Tensor {
+	x32, w32 := compute32(x), compute32(w)
+	y := newTensor(op, x.dev, x32.dtype, []int{g.n, g.cout, g.ho, g.wo})
+	if y.n > 0 {
+		fillChannels(op, y, b, g.cout, g.l())
+		var err error
+		if y.dtype == Float64 {
+			err = dwForward(y.v(op).f64(), x32.v(op).f64(), w32.v(op).f64(), g)
+		} else {
+			err = dwForward(y.v(op).f32(), x32.v(op).f32(), w32.v(op).f32(), g)
+		}
+		if err != nil {
+			y.Release()
+			releaseCasts(x, x32, w, w32)
+			panic(&CanceledError{Op: op, Cause: err})
+		}
+	}
+	return finish(y, x.dtype, []*Tensor{x, w}, x32, w32)
+}
+
+// releaseCasts releases the float32 copies among pairs (original, copy)
+// that are not the original.
+func releaseCasts(pairs ...*Tensor) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != pairs[i] {
+			pairs[i+1].Release()
+		}
+	}
+}
+
+// conv2dDepthwiseBackward returns the gradients of conv2dDepthwise.
+func conv2dDepthwiseBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
+	var gx, gw, gb *Tensor
+	if b != nil && b.requiresGrad {
+		g3 := gy.Reshape(g.n, g.cout, g.l())
+		gb = reduceRaw(op, opSum, g3, []int{0, 2}, false)
+		g3.Release()
+	}
+	if !x.requiresGrad && !w.requiresGrad {
+		return []*Tensor{nil, nil, gb}
+	}
+	x32, w32, g32 := compute32(x), compute32(w), compute32(gy)
+	if x.requiresGrad {
+		gx = newTensor(op, x.dev, x32.dtype, x.shape)
+	}
+	if w.requiresGrad {
+		gw = newTensor(op, x.dev, x32.dtype, w.shape)
+	}
+	var err error
+	if x32.dtype == Float64 {
+		err = dwBackward(optF64(op, gx), optF64(op, gw), g32.v(op).f64(), x32.v(op).f64(), w32.v(op).f64(), g)
+	} else {
+		err = dwBackward(optF32(op, gx), optF32(op, gw), g32.v(op).f32(), x32.v(op).f32(), w32.v(op).f32(), g)
+	}
+	releaseCasts(x, x32, w, w32, gy, g32)
+	if err != nil {
+		gx.Release()
+		gw.Release()
+		panic(&CanceledError{Op: op + " backward", Cause: err})
+	}
+	if gx != nil {
+		gx = finish(gx, x.dtype, nil)
+	}
+	if gw != nil {
+		gw = finish(gw, w.dtype, nil)
+	}
+	return []*Tensor{gx, gw, gb}
+}
+
+// dwTaps calls f for every kernel tap (i, j) and output row oy whose
+// input row iy is inside the input, with the output columns [lo, hi)
+// whose input column ox·sW + x0 is inside it.
+func (g *convGeom) dwTaps(f func(r, oy, iy, x0, lo, hi int)) {
+	for r := range g.kk() {
+		i, j := r/g.kw, r%g.kw
+		x0 := j*g.dw - g.pw
+		lo, hi := validRange(x0, g.sw, g.w, g.wo)
+		if lo >= hi {
+			continue
+		}
+		for oy := range g.ho {
+			if iy := oy*g.sh - g.ph + i*g.dh; iy >= 0 && iy < g.h {
+				f(r, oy, iy, x0, lo, hi)
+			}
+		}
+	}
+}
+
+// dwForward adds the depthwise convolution of x with w into y (which holds
+// the bias), one output plane per item.
+func dwForward[F float](y, x, w []F, g *convGeom) error {
+	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
+	return forEachThread(g.n*g.cout, func(p int) error {
+		if err := cancel.Err(); err != nil {
+			return err
+		}
+		n, co := p/g.cout, p%g.cout
+		src := x[(n*g.c+co/og)*hw:][:hw]
+		dst := y[p*L:][:L]
+		wk := w[co*kk:][:kk]
+		g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
+			wv := wk[r]
+			drow, srow := dst[oy*g.wo:(oy+1)*g.wo], src[iy*g.w:(iy+1)*g.w]
+			if g.sw == 1 {
+				axpyRow(wv, srow[lo+x0:hi+x0], drow[lo:hi])
+				return
+			}
+			for ox := lo; ox < hi; ox++ {
+				drow[ox] += wv * srow[ox*g.sw+x0]
+			}
+		})
+		return nil
+	})
+}
+
+// dwBackward computes the input gradient gx (one input plane per item,
+// summing over its filters) and the weight gradient gw (one filter per
+// item, summing over the samples in order, in float64), either nil when
+// not wanted.
+func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
+	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
+	if gx != nil {
+		err := forEachThread(g.n*g.c, func(p int) error {
+			if err := cancel.Err(); err != nil {
+				return err
+			}
+			n, c := p/g.c, p%g.c
+			dst := gx[p*hw:][:hw]
+			clear(dst)
+			for co := c * og; co < (c+1)*og; co++ {
+				src := gy[(n*g.cout+co)*L:][:L]
+				wk := w[co*kk:][:kk]
+				g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
+					wv := wk[r]
+					drow, srow := dst[iy*g.w:(iy+1)*g.w], src[oy*g.wo:(oy+1)*g.wo]
+					if g.sw == 1 {
+						axpyRow(wv, srow[lo:hi], drow[lo+x0:hi+x0])
+						return
+					}
+					for ox := lo; ox < hi; ox++ {
+						drow[ox*g.sw+x0] += wv * srow[ox]
+					}
+				})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if gw == nil {
+		return nil
+	}
+	return forEachThread(g.cout, func(co int) error {
+		if err := cancel.Err(); err != nil {
+			return err
+		}
+		acc := make([]float64, kk)
+		for n := range g.n {
+			src := x[(n*g.c+co/og)*hw:][:hw]
+			gp := gy[(n*g.cout+co)*L:][:L]
+			g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
+				grow, srow := gp[oy*g.wo:(oy+1)*g.wo], src[iy*g.w:(iy+1)*g.w]
+				if g.sw == 1 {
+					acc[r] += dotRow(grow[lo:hi], srow[lo+x0:hi+x0])
+					return
+				}
+				s := 0.0
+				for ox := lo; ox < hi; ox++ {
+					s += float64(grow[ox]) * float64(srow[ox*g.sw+x0])
+				}
+				acc[r] += s
+			})
+		}
+		for r, v := range acc {
+			gw[co*kk+r] = F(v)
+		}
+		return nil
+	})
+}
+
+// axpyRow sets y[i] += alpha·x[i] (the SIMD loop of dl/internal/kernels/vec
+// for float32).
+func axpyRow[F float](alpha F, x, y []F) {
+	if xf, ok := any(x).([]float32); ok {
+		vec.Axpy(float32(alpha), xf, any(y).([]float32))
+		return
+	}
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+// dotRow returns Σ a[i]·b[i] in float64.
+func dotRow[F float](a, b []F) float64 {
+	if af, ok := any(a).([]float32); ok {
+		return vec.Dot64(af, any(b).([]float32))
+	}
+	b = b[:len(a)]
+	s := 0.0
+	for i, v := range a {
+		s += float64(v) * float64(b[i])
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package dl
+
+import (
+	"math"
+	"testing"
+)
+
+// TestConvPoolBatchNormGenericPath runs the composed path that devices
+// without host memory take (index-based im2col, MatMul, Max/Sum; BatchNorm
+// from elementwise ops) on the CPU and compares it with the host kernels,
+// forward and backward, so that the CUDA route is checked without a GPU.
+func TestConvPoolBatchNormGenericPath(t *testing.T) {
+	type result [][]float64
+	ops := []struct {
+		name  string
+		shape []int // of x
+		f     func(x, w, b *Tensor) *Tensor
+	}{
+		{"Conv2d", []int{2, 4, 7, 6}, func(x, w, b *Tensor) *Tensor {
+			return Conv2d(x, w, b, Conv2dOptions{Stride: [2]int{2, 1}, Padding: [2]int{1, 2}, Dilation: [2]int{1, 2}, Groups: 2})
+		}},
+		{"Conv2d/depthwise", []int{2, 4, 5, 5}, func(x, w, b *Tensor) *Tensor {
+			return Conv2d(x, w.Narrow(1, 0, 1), b, Conv2dOptions{Padding: [2]int{1, 1}, Groups: 4})
+		}},
+		{"MaxPool2d", []int{2, 4, 7, 6}, func(x, _, _ *Tensor) *Tensor {
+			return MaxPool2d(x, [2]int{3, 2}, Pool2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}})
+		}},
+		{"AvgPool2d", []int{2, 4, 7, 6}, func(x, _, _ *Tensor) *Tensor {
+			return AvgPool2d(x, [2]int{3, 3}, Pool2dOptions{Stride: [2]int{2, 1}, Padding: [2]int{1, 1}})
+		}},
+		{"AdaptiveAvgPool2d", []int{2, 4, 6, 6}, func(x, _, _ *Tensor) *Tensor { return AdaptiveAvgPool2d(x, [2]int{2, 3}) }},
+		{"BatchNorm/train", []int{3, 4, 3, 3}, func(x, _, b *Tensor) *Tensor {
+			return BatchNorm(x, nil, nil, b, b.MulScalar(0.5), true, 0.1, 1e-5)
+		}},
+		{"BatchNorm/eval", []int{3, 4, 3, 3}, func(x, _, b *Tensor) *Tensor {
+			rm, rv := Options{DType: Float64}.Arange(0, 4, 1), Options{DType: Float64}.Full(2, 4)
+			return BatchNorm(x, rm, rv, b, nil, false, 0.1, 1e-5)
+		}},
+	}
+	for _, o := range ops {
+		t.Run(o.name, func(t *testing.T) {
+			run := func(generic bool) result {
+				forceGeneric = generic
+				defer func() { forceGeneric = false }()
+				opt := Options{DType: Float64, Generator: NewGenerator(3)}
+				x := opt.Randn(o.shape...).SetRequiresGrad(true)
+				w := opt.Randn(4, 2, 3, 2).SetRequiresGrad(true)
+				b := opt.Randn(4).SetRequiresGrad(true)
+				y := o.f(x, w, b)
+				out := y.Float64s()
+				y.Mul(y).Sum().Backward()
+				r := result{out, x.Grad().Float64s()}
+				for _, p := range []*Tensor{w, b} {
+					if p.Grad() != nil {
+						r = append(r, p.Grad().Float64s())
+					}
+				}
+				return r
+			}
+			host, generic := run(false), run(true)
+			if len(host) != len(generic) {
+				t.Fatalf("host path gives %d results, generic %d", len(host), len(generic))
+			}
+			for i := range host {
+				for j := range host[i] {
+					if d := math.Abs(host[i][j] - generic[i][j]); d > 1e-10*math.Max(1, math.Abs(host[i][j])) {
+						t.Fatalf("result %d[%d]: host %v, generic %v", i, j, host[i][j], generic[i][j])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestConvMemoryReleased checks that the host kernels and the generic
+// path leave nothing allocated once the graph is released (column
+// buffers, MaxPool2d's indices, the generic path's temporaries), with
+// and without grad.
+func TestConvMemoryReleased(t *testing.T) {
+	for _, generic := range []bool{false, true} {
+		forceGeneric = generic
+		dev := Sim(6)
+		opt := Options{Device: dev, Generator: NewGenerator(1)}
+		x, w, b := opt.Randn(2, 3, 8, 8), opt.Randn(4, 3, 3, 3).SetRequiresGrad(true), opt.Randn(4)
+		dw, w4 := opt.Randn(4, 1, 3, 3), opt.Randn(5, 4, 3, 3)
+		bw, bb := opt.Ones(4).SetRequiresGrad(true), opt.Zeros(4)
+		rm, rv := opt.Zeros(4), opt.Ones(4)
+		before := MemoryStats(dev).Allocated
+		for i, f := range []func(h *Tensor) *Tensor{
+			func(h *Tensor) *Tensor {
+				return Conv2d(h, w4, nil, Conv2dOptions{Padding: [2]int{1, 1}, Stride: [2]int{2, 1}})
+			},
+			func(h *Tensor) *Tensor { return MaxPool2d(h, [2]int{2, 2}, Pool2dOptions{}) },
+			func(h *Tensor) *Tensor { return AvgPool2d(h, [2]int{2, 2}, Pool2dOptions{Padding: [2]int{1, 1}}) },
+			func(h *Tensor) *Tensor { return AdaptiveAvgPool2d(h, [2]int{1, 1}) },
+			func(h *Tensor) *Tensor { return Conv2d(h, dw, nil, Conv2dOptions{Groups: 4}) },
+			func(h *Tensor) *Tensor { return BatchNorm(h, nil, nil, bw, bb, true, 0.1, 1e-5) },
+			func(h *Tensor) *Tensor { return BatchNorm(h, rm, rv, bw, bb, false, 0.1, 1e-5) },
+		} {
+			h := Conv2d(x, w, b, Conv2dOptions{})
+			y := f(h)
+			s := y.Sum()
+			s.Backward()
+			for _, t := range []*Tensor{h, y, s} {
+				t.Release()
+			}
+			w.ZeroGrad()
+			bw.ZeroGrad()
+			if got := MemoryStats(dev).Allocated; got != before {
+				t.Errorf("case %d (generic %v): %v bytes allocated after backward; %v before", i, generic, got, before)
+			}
+			NoGrad(func() {
+				h := Conv2d(x, w, b, Conv2dOptions{})
+				y := f(h)
+				h.Release()
+				y.Release()
+			})
+			if got := MemoryStats(dev).Allocated; got != before {
+				t.Errorf("case %d (generic %v): %v bytes allocated after a no-grad call; %v before", i, generic, got, before)
+			}
+		}
+		forceGeneric = false
+	}
+}
+
+// TestConv2dDepthwisePaths compares the direct depthwise kernel with
+// im2col and GEMM, forward and backward, in float64 and float32, with
+// channel multipliers 1 and 2, strides, padding and dilation.
+func TestConv2dDepthwisePaths(t *testing.T) {
+	for _, dt := range []DType{Float64, Float32, BFloat16} {
+		for _, c := range []struct {
+			cout int
+			o    Conv2dOptions
+		}{
+			{4, Conv2dOptions{Padding: [2]int{1, 1}, Groups: 4}},
+			{8, Conv2dOptions{Stride: [2]int{2, 1}, Padding: [2]int{2, 0}, Dilation: [2]int{1, 2}, Groups: 4}},
+			{4, Conv2dOptions{Stride: [2]int{1, 3}, Groups: 4}},
+		} {
+			run := func(direct bool) [][]float64 {
+				depthwiseDirect = direct
+				defer func() { depthwiseDirect = true }()
+				opt := Options{DType: dt, Generator: NewGenerator(8)}
+				x := opt.Randn(3, 4, 9, 8).SetRequiresGrad(true)
+				w := opt.Randn(c.cout, 1, 3, 2).SetRequiresGrad(true)
+				b := opt.Randn(c.cout).SetRequiresGrad(true)
+				y := Conv2d(x, w, b, c.o)
+				out := y.Float64s()
+				y.BackwardWith(BackwardOptions{Grad: OnesLike(y).MulScalar(0.5)})
+				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), b.Grad().Float64s()}
+			}
+			direct, gemm := run(true), run(false)
+			tol := map[DType]float64{Float64: 1e-12, Float32: 1e-5, BFloat16: 2e-2}[dt]
+			for i, name := range []string{"y", "dx", "dW", "db"} {
+				scale := 1.0
+				for _, v := range gemm[i] {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for j := range gemm[i] {
+					if d := math.Abs(direct[i][j] - gemm[i][j]); d > tol*scale {
+						t.Fatalf("%v %+v: %s[%d]: direct %v, im2col %v", dt, c, name, j, direct[i][j], gemm[i][j])
+					}
+				}
+			}
+		}
+	}
+}
