@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,13 +71,15 @@ fmt.Println(kernel.Must(nb.Count(ctx, "t")))`
 // NATS broker made in one cell are used by the next (the stateful mode keeps them), and
 // %reset and the kernel's shutdown close them: the Spark server no longer has the
 // session (the kernel's host released it; killed, it would have left it there until the
-// server's timeout), and the NATS server no longer listens.
+// server's timeout), the NATS server no longer listens, and no process holds a file of its
+// store open.
 func TestEnginesLiveOnAndCloseAtShutdown(t *testing.T) {
 	surl := sparkURL(t)
 	c := startDLBDMode(t, "stateful")
 	for _, end := range []string{"%reset", "shutdown"} {
 		t.Run("end="+end, func(t *testing.T) {
-			open, use := engineCells(surl, t.TempDir())
+			store := t.TempDir()
+			open, use := engineCells(surl, store)
 			id, natsURL := "", ""
 			if _, err := fmt.Sscanf(strings.TrimSpace(run(t, c, open)), "ids %s %s", &id, &natsURL); err != nil || id == "" {
 				t.Fatalf("the opening cell printed no ids (%v)", err)
@@ -87,6 +90,9 @@ func TestEnginesLiveOnAndCloseAtShutdown(t *testing.T) {
 			u, err := url.Parse(natsURL)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n := openFilesUnder(t, store); n == 0 {
+				t.Fatalf("no process has a file of the NATS store %s open while the broker runs: the open-file check below would prove nothing", store)
 			}
 			if end == "%reset" {
 				run(t, c, "%reset")
@@ -99,6 +105,9 @@ func TestEnginesLiveOnAndCloseAtShutdown(t *testing.T) {
 			}
 			if existed {
 				t.Errorf("after %s, the Spark server still had the session %s: the kernel did not close it", end, id)
+			}
+			if n := openFilesUnder(t, store); n != 0 {
+				t.Errorf("after %s, %d files of the NATS store are still open", end, n)
 			}
 			if conn, err := (&net.Dialer{Timeout: time.Second}).DialContext(context.Background(), "tcp", u.Host); err == nil {
 				conn.Close()
@@ -114,4 +123,21 @@ func TestEnginesLiveOnAndCloseAtShutdown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openFilesUnder counts the file descriptors of this machine's processes that point
+// under dir (Linux /proc; skips elsewhere).
+func openFilesUnder(t *testing.T, dir string) int {
+	t.Helper()
+	fds, err := filepath.Glob("/proc/[0-9]*/fd/*")
+	if err != nil || len(fds) == 0 {
+		kerneltest.Missing(t, "cannot list open files (/proc): %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink(fd); err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
+			n++
+		}
+	}
+	return n
 }
