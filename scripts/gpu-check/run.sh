@@ -7,7 +7,8 @@
 # Writes into $OUT (default .gpu/out), at most 8 files:
 #   env.txt        nvidia-smi, driver, commit
 #   tests-cuda.txt tests of dl/internal/cuda (DL_REQUIRE_CUDA=1: no skips)
-#   tests-dl.txt   the CUDA backend's tests in package dl
+#   tests-dl.txt   the CUDA backend's tests in package dl, and the convolution, pooling and
+#                  BatchNorm tests on cuda:0 (their device tables include it)
 #   tests-dist.txt dl/dist's CUDA ranks: in-process through NCCLComm, and the nccl backend launched
 #   bench.txt      Sgemm/TF32/bf16/fp16 TFLOP/s at 4096 and 8192, H2D/D2H GB/s
 #   bench-nb05.txt notebook 05's matmul benchmark (dl/bench) on the GPU
@@ -44,7 +45,7 @@ runtest() { # runtest BINARY PKGDIR OUTFILE [ARGS...]
 }
 
 runtest cuda.test dl/internal/cuda tests-cuda.txt -test.v -test.timeout 4m || status=1
-runtest dl.test dl tests-dl.txt -test.v -test.short -test.run 'CUDA|NCCL' -test.timeout 4m || status=1
+runtest dl.test dl tests-dl.txt -test.v -test.short -test.run 'CUDA|NCCL|Conv2dDevices|PoolDevices|BatchNormDevices' -test.timeout 4m || status=1
 runtest dist.test dl/dist tests-dist.txt -test.v -test.run 'GPU|NCCL' -test.timeout 4m || status=1
 runtest cuda.test dl/internal/cuda bench.txt -test.run '^$' -test.bench 'Gemm|Copy' -test.benchtime 20x -test.timeout 4m
 runtest bench.test dl/bench bench-nb05.txt -test.run '^$' -test.bench "$NB05_BENCH" -test.benchtime 10x -test.timeout 4m
