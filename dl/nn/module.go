@@ -108,3 +108,14 @@ func (c InitConfig) uniformParam(bound float64, dims ...int) *dl.Tensor {
 	})
 	return p.SetRequiresGrad(true)
 }
+
+// stateless gives a module without parameters, which behaves the same in
+// training and evaluation (activations, pooling, Flatten), its
+// NamedParameters and SetTraining.
+type stateless struct{}
+
+// NamedParameters returns nothing: the module has no parameters.
+func (stateless) NamedParameters() []NamedParameter { return nil }
+
+// SetTraining does nothing: the module behaves the same in both modes.
+func (stateless) SetTraining(bool) {}

@@ -10,6 +10,7 @@ import (
 // dilation, ceil_mode or return_indices): see dl.MaxPool2d.  It has no
 // parameters.
 type MaxPool2d struct {
+	stateless
 	Kernel  [2]int
 	Options dl.Pool2dOptions // zero: stride = kernel, no padding
 }
@@ -24,15 +25,10 @@ func NewMaxPool2d(kernel [2]int, o dl.Pool2dOptions) *MaxPool2d {
 // Forward returns dl.MaxPool2d(x, Kernel, Options).
 func (p *MaxPool2d) Forward(x *dl.Tensor) *dl.Tensor { return dl.MaxPool2d(x, p.Kernel, p.Options) }
 
-// NamedParameters returns nothing: MaxPool2d has no parameters.
-func (p *MaxPool2d) NamedParameters() []NamedParameter { return nil }
-
-// SetTraining does nothing: MaxPool2d behaves the same in both modes.
-func (p *MaxPool2d) SetTraining(bool) {}
-
 // AvgPool2d is the average-pooling layer, like torch.nn.AvgPool2d with
 // its defaults (count_include_pad=True, no ceil_mode): see dl.AvgPool2d.
 type AvgPool2d struct {
+	stateless
 	Kernel  [2]int
 	Options dl.Pool2dOptions // zero: stride = kernel, no padding
 }
@@ -47,16 +43,11 @@ func NewAvgPool2d(kernel [2]int, o dl.Pool2dOptions) *AvgPool2d {
 // Forward returns dl.AvgPool2d(x, Kernel, Options).
 func (p *AvgPool2d) Forward(x *dl.Tensor) *dl.Tensor { return dl.AvgPool2d(x, p.Kernel, p.Options) }
 
-// NamedParameters returns nothing: AvgPool2d has no parameters.
-func (p *AvgPool2d) NamedParameters() []NamedParameter { return nil }
-
-// SetTraining does nothing: AvgPool2d behaves the same in both modes.
-func (p *AvgPool2d) SetTraining(bool) {}
-
 // AdaptiveAvgPool2d averages each channel over an Output[0]×Output[1]
 // grid of windows, like torch.nn.AdaptiveAvgPool2d; Output {1, 1} is the
 // global average pooling of ResNet's head.  See dl.AdaptiveAvgPool2d.
 type AdaptiveAvgPool2d struct {
+	stateless
 	Output [2]int
 }
 
@@ -76,18 +67,11 @@ func (p *AdaptiveAvgPool2d) Forward(x *dl.Tensor) *dl.Tensor {
 	return dl.AdaptiveAvgPool2d(x, p.Output)
 }
 
-// NamedParameters returns nothing: AdaptiveAvgPool2d has no parameters.
-func (p *AdaptiveAvgPool2d) NamedParameters() []NamedParameter { return nil }
-
-// SetTraining does nothing: AdaptiveAvgPool2d behaves the same in both
-// modes.
-func (p *AdaptiveAvgPool2d) SetTraining(bool) {}
-
 // Flatten reshapes [N, d1, d2, ...] to [N, d1·d2·...], keeping the batch
 // axis, like torch.nn.Flatten() (start_dim=1, end_dim=-1): the bridge
 // from convolutional feature maps to Linear layers.  It is a view (no
 // copy) and differentiable.
-type Flatten struct{}
+type Flatten struct{ stateless }
 
 var _ Module = Flatten{}
 
@@ -103,9 +87,3 @@ func (Flatten) Forward(x *dl.Tensor) *dl.Tensor {
 	}
 	return x.Reshape(x.Size(0), -1)
 }
-
-// NamedParameters returns nothing: Flatten has no parameters.
-func (Flatten) NamedParameters() []NamedParameter { return nil }
-
-// SetTraining does nothing.
-func (Flatten) SetTraining(bool) {}
