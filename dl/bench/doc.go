@@ -14,11 +14,14 @@
 //	rs, err := bench.MatMul(bench.MatMulConfig{Sizes: []int{128, 512}})
 //	cs, err := bench.Copy(bench.CopyConfig{Device: dl.Sim(0)})
 //	ar, err := bench.AllReduce(bench.AllReduceConfig{Ranks: []int{2, 4}})
+//	fs, err := bench.Funcs(bench.FuncsConfig{Funcs: []bench.Func{{Name: "im2col", FLOPs: f, Run: run}}})
 //
 // MatMul reports GFLOP/s per kernel and size and checks every kernel's
 // product against a float64 reference; Copy reports GB/s of Tensor.To in
 // both directions next to a host memcpy of the same size; AllReduce
-// reports algorithm and bus bandwidth as nccl-tests does.  The Benchmark
+// reports algorithm and bus bandwidth as nccl-tests does; Funcs times
+// functions a notebook writes (a convolution's seven loops, im2col and
+// MatMul, dl.Conv2d) the same way.  The Benchmark
 // functions of the package tests run the same products under `go test
 // -bench` (scripts/gpu-check runs those matching "MatMul" on a GPU).
 //
