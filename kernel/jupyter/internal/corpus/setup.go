@@ -178,7 +178,12 @@ var bodyTypes = map[string]string{
 	"01d-pipelines-de-datos-para-dl.ipynb pasos":        "[]int",
 	"01d-pipelines-de-datos-para-dl.ipynb precision":    "float64",
 	"02-por-que-dl-necesita-big-data.ipynb res":         "scaling.Result",
+	"05-computacion-eficiente.ipynb flopsConv":          "float64",
+	"05-computacion-eficiente.ipynb medidasConv":        "[]bench.FuncResult",
 	"05-computacion-eficiente.ipynb kernelsCPU":         "[]bench.MatMulResult",
+	"08-data-parallelism.ipynb ddpMNIST":                "ResultadoMNIST",
+	"08-data-parallelism.ipynb testMNIST":               "*data.TensorDataset",
+	"08-data-parallelism.ipynb unoMNIST":                "ResultadoMNIST",
 	"09-model-parallelism.ipynb lineas":                 "map[parallel.Schedule]Linea",
 	"11-mas-alla-de-una-maquina.ipynb enProceso":        "[]Resultado",
 }
