@@ -81,6 +81,11 @@ type forwarded struct {
 	count     int           // the front end's execution count for it (0: none)
 	gonbCount int           // GoNB's, from its execute_input
 	done      chan struct{} // closed when its execute_reply has passed
+	// ended counts GoNB's execute_reply (shell) and idle status (IOPub)
+	// for it that the front end has handled: two goroutines read the two
+	// sockets in no set order, and both rewrite with f (its counts), so f
+	// stays in execute.fwd until both have (endForwarded). Under execute.mu.
+	ended int
 
 	programs map[string]*gonbProgram // GoNB's programs its panic named, read (nil: unreadable); under execute.mu
 }
@@ -238,7 +243,7 @@ func (e *execute) forwardedDone(id string, reply []byte) {
 	ok := json.Unmarshal(reply, &r) == nil && r.Status == "ok"
 	e.mu.Lock()
 	f := e.fwd[id]
-	delete(e.fwd, id)
+	e.endForwarded(id)
 	if f != nil && ok && strings.TrimSpace(f.decls) != "" {
 		e.procDecls = append(e.procDecls, f.decls)
 	}
@@ -250,6 +255,24 @@ func (e *execute) forwardedDone(id string, reply []byte) {
 	e.mu.Unlock()
 	if f != nil {
 		close(f.done)
+	}
+}
+
+// forwardedIdle is called for GoNB's idle status after request id.
+func (e *execute) forwardedIdle(id string) {
+	e.mu.Lock()
+	e.endForwarded(id)
+	e.mu.Unlock()
+}
+
+// endForwarded counts one of the two last messages of request id (its
+// execute_reply and its idle status) and forgets the request after both.
+// e.mu must be held.
+func (e *execute) endForwarded(id string) {
+	if f := e.fwd[id]; f != nil {
+		if f.ended++; f.ended == 2 {
+			delete(e.fwd, id)
+		}
 	}
 }
 
@@ -286,7 +309,14 @@ func (e *execute) refuse(p wire.Parts, ename, msg string) {
 // the running cell, if there is one.
 func (e *execute) interrupt() (forward bool) {
 	e.mu.Lock()
-	gonb := len(e.fwd) > 0
+	gonb := false
+	for _, f := range e.fwd {
+		select {
+		case <-f.done: // answered; kept only until its idle status
+		default:
+			gonb = true
+		}
+	}
 	e.mu.Unlock()
 	if gonb || e.currentMode() == ModeProcess {
 		return true

@@ -219,8 +219,14 @@ func (s *server) fromKernelIOPub(frames [][]byte) {
 		if !bytes.Equal(content, p.Content) {
 			frames = s.resign(p, content)
 		}
-		if msgType == "status" && s.forwardIdle(parent, content, frames) {
-			return
+		if msgType == "status" {
+			var st protocol.Status
+			if json.Unmarshal(content, &st) == nil && st.ExecutionState == "idle" {
+				defer s.exec.forwardedIdle(parent) // after its IOPub messages were rewritten
+			}
+			if s.forwardIdle(parent, content, frames) {
+				return
+			}
 		}
 	}
 	s.forward(s.jup, protocol.IOPub, frames)
