@@ -59,10 +59,14 @@ func TestWatchedProcessExitStopsServer(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("needs python3")
 	}
-	watched := exec.Command("sleep", "1")
+	// The watched process ends once the server listens, not after a fixed
+	// time: a server slow to start on a loaded machine (python3 took over a
+	// second in a CI run) was stopped before it listened, failing Start.
+	watched := exec.Command("sleep", "600")
 	if err := watched.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer watched.Process.Kill()
 	go watched.Wait()
 	addr := freeAddr(t)
 	st, err := Start(context.Background(), spec(t, addr, watched.Process.Pid))
@@ -70,6 +74,10 @@ func TestWatchedProcessExitStopsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Stop(5 * time.Second)
+	if !Listening(addr) {
+		t.Fatalf("Start returned but nothing listens on %s", addr)
+	}
+	watched.Process.Kill()
 	deadline := time.Now().Add(15 * time.Second)
 	for Listening(addr) && time.Now().Before(deadline) {
 		time.Sleep(200 * time.Millisecond)
