@@ -157,6 +157,24 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
   go build -o bin/ ./bigdata/cmd/bdctl
 fi
 
+# --- Classic ML (notebook 02): scikit-learn ------------------------------------------------
+# scikit-learn, numpy and scipy into .venv (requirements-ml.txt, ~270 MB): the classic-ML
+# curves of notebook 02 on MNIST (scripts/ml/mnist_sklearn.py). DLBD_ML=0 skips it; with --test
+# a failure is fatal.
+if [ "${DLBD_ML:-1}" = 1 ]; then
+  ml_hash=$(sha256sum requirements-ml.txt | cut -c1-16)
+  if [ "$(cat .venv/.dlbd-ml-requirements 2>/dev/null)" != "$ml_hash" ]; then
+    say "installing scikit-learn into .venv (requirements-ml.txt, ~270 MB)"
+    if .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-ml.txt; then
+      echo "$ml_hash" >.venv/.dlbd-ml-requirements
+    elif [ "$want_test" = 1 ] || [ "$strict" = 1 ]; then
+      die "pip could not install scikit-learn (no network to PyPI?)"
+    else
+      say "warning: pip could not install scikit-learn (no network to PyPI?) (notebook 02's classic-ML curves need it)"
+    fi
+  fi
+fi
+
 # --- Open MPI (dl/dist's mpi backend, `dlbd run --backend mpi`) ----------------------------
 # dist loads libmpi.so.40 at run time without cgo; mpirun starts the ranks; mpicc (from
 # libopenmpi-dev) builds the C anchor of the all-reduce benchmark. Installed for the tests;
