@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dlbd/dlbd/internal/atomicfile"
 	"github.com/dlbd/dlbd/kernel/internal/envlist"
 )
 
@@ -73,29 +74,15 @@ func lockFile(ctx context.Context, path string) (func(), error) {
 	}
 }
 
-// copyFile copies the executable src to dst (a new file, written whole
-// before it is renamed into place).
+// copyFile copies the executable src to dst, atomically (atomicfile).
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".host-*")
-	if err != nil {
+	return atomicfile.Write(dst, 0o755, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o755); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	})
 }

@@ -59,15 +59,11 @@ func (s *Session) goEnv() []string {
 func withTags(flags string, tags []string) string {
 	var out, have []string
 	for _, f := range strings.Fields(flags) {
-		if v, ok := strings.CutPrefix(f, "-tags="); ok {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "tags="); ok && f[0] == '-' { // -tags= or --tags=
 			have = append(have, strings.Split(v, ",")...)
-			continue
+		} else {
+			out = append(out, f)
 		}
-		if v, ok := strings.CutPrefix(f, "--tags="); ok {
-			have = append(have, strings.Split(v, ",")...)
-			continue
-		}
-		out = append(out, f)
 	}
 	for _, t := range tags {
 		if !slices.Contains(have, t) {
