@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
 // BatchNorm normalises x [N, C, ...] per channel (axis 1) and applies the
@@ -181,6 +182,9 @@ func batchNormHost(op string, x, rMean, rVar, weight, bias *Tensor, training boo
 // batchVar set (training) it first computes mean, rstd and the biased
 // batch variance of each channel.
 func bnForward[F float](y, x []F, outer, c, inner int, w, b, mean, rstd, batchVar []float64, eps float64) error {
+	if y32, ok := any(y).([]float32); ok {
+		return bnForward32(y32, any(x).([]float32), outer, c, inner, w, b, mean, rstd, batchVar, eps)
+	}
 	return forEachThread(c, func(ch int) error {
 		if err := cancel.Err(); err != nil {
 			return err
@@ -219,6 +223,10 @@ func bnForward[F float](y, x []F, outer, c, inner int, w, b, mean, rstd, batchVa
 // bnBackward computes, per channel, sg = Σ g and sgx = Σ g·x̂ and, when gx
 // is not nil, the input gradient.
 func bnBackward[F float](gx, g, x []F, outer, c, inner int, w, mean, rstd, sg, sgx []float64, training bool) error {
+	if g32, ok := any(g).([]float32); ok {
+		gx32, _ := any(gx).([]float32)
+		return bnBackward32(gx32, g32, any(x).([]float32), outer, c, inner, w, mean, rstd, sg, sgx, training)
+	}
 	return forEachThread(c, func(ch int) error {
 		if err := cancel.Err(); err != nil {
 			return err
@@ -250,6 +258,74 @@ func bnBackward[F float](gx, g, x []F, outer, c, inner int, w, mean, rstd, sg, s
 				xh := (float64(xs[i]) - mu) * r
 				dst[i] = F(k * (float64(gv) - a - xh*bb))
 			}
+		}
+		return nil
+	})
+}
+
+// bnForward32 is bnForward for float32 with the SIMD loops of
+// dl/internal/kernels/vec: the statistics summed in float64 (Σx, then
+// Σ(x − μ)²), the normalisation x·scale + shift rounded in float32.
+func bnForward32(y, x []float32, outer, c, inner int, w, b, mean, rstd, batchVar []float64, eps float64) error {
+	return forEachThread(c, func(ch int) error {
+		if err := cancel.Err(); err != nil {
+			return err
+		}
+		plane := func(o int) []float32 { return x[(o*c+ch)*inner:][:inner] }
+		if batchVar != nil {
+			s := 0.0
+			for o := range outer {
+				s += vec.Sum64(plane(o))
+			}
+			mu := s / float64(outer*inner)
+			q := 0.0
+			for o := range outer {
+				q += vec.SqDev64(plane(o), mu)
+			}
+			v := q / float64(outer*inner)
+			mean[ch], batchVar[ch], rstd[ch] = mu, v, 1/math.Sqrt(v+eps)
+		}
+		scale := w[ch] * rstd[ch]
+		shift := b[ch] - mean[ch]*scale
+		for o := range outer {
+			vec.Affine(y[(o*c+ch)*inner:][:inner], plane(o), float32(scale), float32(shift))
+		}
+		return nil
+	})
+}
+
+// bnBackward32 is bnBackward for float32 with the SIMD loops: Σg and
+// Σg·x in float64, Σg·x̂ = rstd·(Σg·x − μ·Σg), and the input gradient
+// k·(g − a − x̂·bb) as one affine map of g and x in float32.
+func bnBackward32(gx, g, x []float32, outer, c, inner int, w, mean, rstd, sg, sgx []float64, training bool) error {
+	return forEachThread(c, func(ch int) error {
+		if err := cancel.Err(); err != nil {
+			return err
+		}
+		mu, r := mean[ch], rstd[ch]
+		s, sx := 0.0, 0.0
+		for o := range outer {
+			off := (o*c + ch) * inner
+			gp := g[off:][:inner]
+			s += vec.Sum64(gp)
+			sx += vec.Dot64(gp, x[off:][:inner])
+		}
+		sx = r * (sx - mu*s)
+		sg[ch], sgx[ch] = s, sx
+		if gx == nil {
+			return nil
+		}
+		k := w[ch] * r
+		var a, bb float64
+		if training {
+			mcount := float64(outer * inner)
+			a, bb = s/mcount, sx/mcount
+		}
+		// k·(g − a − (x − μ)·r·bb) = k·g − k·r·bb·x + k·(r·bb·μ − a)
+		ag, ax, c0 := float32(k), float32(-k*r*bb), float32(k*(r*bb*mu-a))
+		for o := range outer {
+			off := (o*c + ch) * inner
+			vec.Affine2(gx[off:][:inner], g[off:][:inner], x[off:][:inner], ag, ax, c0)
 		}
 		return nil
 	})

@@ -116,7 +116,9 @@ func (g *convGeom) dwTaps(f func(r, oy, iy, x0, lo, hi int)) {
 }
 
 // dwForward adds the depthwise convolution of x with w into y (which holds
-// the bias), one output plane per item.
+// the bias), one output plane per item: in the wide layout
+// (ops_conv_wide.go) kH·kW shifted axpys of the padded plane into a wide
+// plane added into y, else a short axpy per tap and output row.
 func dwForward[F float](y, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
 	return forEachThread(g.n*g.cout, func(p int) error {
@@ -127,6 +129,14 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 		src := x[(n*g.c+co/og)*hw:][:hw]
 		dst := y[p*L:][:L]
 		wk := w[co*kk:][:kk]
+		if g.wide() {
+			xp, yw := paddedPlane(src, g), make([]F, g.lw())
+			for r, wv := range wk {
+				axpyRow(wv, xp[g.tapOff(r):][:len(yw)], yw)
+			}
+			narrowAdd(dst, yw, g)
+			return nil
+		}
 		g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
 			wv := wk[r]
 			drow, srow := dst[oy*g.wo:(oy+1)*g.wo], src[iy*g.w:(iy+1)*g.w]
@@ -156,6 +166,22 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			n, c := p/g.c, p%g.c
 			dst := gx[p*hw:][:hw]
 			clear(dst)
+			if g.wide() { // dxp[p + shift of tap r] += w[r]·gy (wide, zero junk)
+				dxp, gyw := dst, make([]F, g.lw())
+				if g.padded() {
+					dxp = make([]F, g.plane())
+				}
+				for co := c * og; co < (c+1)*og; co++ {
+					widen(gyw, gy[(n*g.cout+co)*L:][:L], g)
+					for r, wv := range w[co*kk:][:kk] {
+						axpyRow(wv, gyw, dxp[g.tapOff(r):][:len(gyw)])
+					}
+				}
+				if g.padded() {
+					unpadPlane(dst, dxp, g)
+				}
+				return nil
+			}
 			for co := c * og; co < (c+1)*og; co++ {
 				src := gy[(n*g.cout+co)*L:][:L]
 				wk := w[co*kk:][:kk]
@@ -185,9 +211,21 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			return err
 		}
 		acc := make([]float64, kk)
+		var gwide []F
+		if g.wide() {
+			gwide = make([]F, g.lw())
+		}
 		for n := range g.n {
 			src := x[(n*g.c+co/og)*hw:][:hw]
 			gp := gy[(n*g.cout+co)*L:][:L]
+			if gwide != nil { // Σ_p gy(wide)[p]·xp[p + shift of tap r]
+				widen(gwide, gp, g)
+				xp := paddedPlane(src, g)
+				for r := range acc {
+					acc[r] += dotRow(gwide, xp[g.tapOff(r):][:len(gwide)])
+				}
+				continue
+			}
 			g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
 				grow, srow := gp[oy*g.wo:(oy+1)*g.wo], src[iy*g.w:(iy+1)*g.w]
 				if g.sw == 1 {
@@ -206,6 +244,17 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 		}
 		return nil
 	})
+}
+
+// paddedPlane returns src, a plane [H, W], padded as g says (src itself
+// without padding).
+func paddedPlane[F float](src []F, g *convGeom) []F {
+	if !g.padded() {
+		return src
+	}
+	xp := make([]F, g.plane())
+	padPlane(xp, src, g)
+	return xp
 }
 
 // axpyRow sets y[i] += alpha·x[i] (the SIMD loop of dl/internal/kernels/vec

@@ -164,3 +164,55 @@ func TestConv2dDepthwisePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestConv2dWidePaths compares the wide layout of stride-1 convolutions
+// (ops_conv_wide.go) with the row-by-row im2col and the depthwise kernel's
+// row loops, forward and backward, in float64, float32 and bfloat16:
+// padding on one axis, both or none, dilation, groups, depthwise with a
+// channel multiplier, a 1×1 kernel, and columns split into chunks.
+func TestConv2dWidePaths(t *testing.T) {
+	cases := []struct {
+		x    []int // [N, C, H, W]
+		cout int
+		k    [2]int
+		o    Conv2dOptions
+	}{
+		{[]int{3, 4, 9, 8}, 6, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}},
+		{[]int{2, 4, 9, 8}, 4, [2]int{3, 2}, Conv2dOptions{Padding: [2]int{2, 0}, Dilation: [2]int{1, 2}, Groups: 2}},
+		{[]int{2, 3, 7, 7}, 5, [2]int{5, 5}, Conv2dOptions{}},
+		{[]int{2, 3, 7, 6}, 5, [2]int{1, 1}, Conv2dOptions{}},
+		{[]int{2, 3, 7, 6}, 5, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}},
+		{[]int{3, 4, 9, 8}, 8, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 2}, Dilation: [2]int{2, 1}, Groups: 4}},
+		{[]int{40, 32, 32, 32}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}}, // 32·9 rows × 1086 wide columns a sample: 13 a chunk
+	}
+	for _, dt := range []DType{Float64, Float32, BFloat16} {
+		for _, c := range cases {
+			run := func(wide bool) [][]float64 {
+				convWide = wide
+				defer func() { convWide = true }()
+				opt := Options{DType: dt, Generator: NewGenerator(9)}
+				groups := max(c.o.Groups, 1)
+				x := opt.Randn(c.x...).SetRequiresGrad(true)
+				w := opt.Randn(c.cout, c.x[1]/groups, c.k[0], c.k[1]).SetRequiresGrad(true)
+				b := opt.Randn(c.cout).SetRequiresGrad(true)
+				y := Conv2d(x, w, b, c.o)
+				out := y.Float64s()
+				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
+				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), b.Grad().Float64s()}
+			}
+			wide, rows := run(true), run(false)
+			tol := map[DType]float64{Float64: 1e-12, Float32: 1e-5, BFloat16: 2e-2}[dt]
+			for i, name := range []string{"y", "dx", "dW", "db"} {
+				scale := 1.0
+				for _, v := range rows[i] {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for j := range rows[i] {
+					if d := math.Abs(wide[i][j] - rows[i][j]); d > tol*scale {
+						t.Fatalf("%v x %v k %v %+v: %s[%d]: wide %v, row by row %v", dt, c.x, c.k, c.o, name, j, wide[i][j], rows[i][j])
+					}
+				}
+			}
+		}
+	}
+}

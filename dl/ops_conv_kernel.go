@@ -19,6 +19,9 @@ import (
 // that group for the sample are W_grp [Cout/g, C/g·kH·kW] times that
 // block, written straight into the output, which is [N, Cout, Ho·Wo].
 //
+// Stride-1 convolutions use the wide layout of ops_conv_wide.go: the same
+// products on columns built with one copy per row.
+//
 // Forward builds the columns of a chunk of samples ([m, C·kH·kW, Ho·Wo],
 // sample-major) and runs one batched product per group (over the m
 // samples, the weight shared) or, when there are more groups than
@@ -67,7 +70,9 @@ func conv2dForward(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 	defer releaseOnPanic(y, &done)
 	if y.n > 0 {
 		fillChannels(op, y, b, g.cout, g.l())
-		if g.kg() > 0 {
+		if g.kg() > 0 && g.wide() {
+			conv2dForwardWide(op, x, w, y, g)
+		} else if g.kg() > 0 {
 			L, ck, og, kg := g.l(), g.ck(), g.og(), g.kg()
 			nb := convChunk(g)
 			col := newTensor(op, x.dev, x.dtype, []int{nb, ck, L})
@@ -102,9 +107,12 @@ func conv2dBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
 	}
 	acc := accDType(x.dtype)
 	k := x.k(op)
+	// The wide layout's col2im with padding writes every element of gx
+	// (unpadPlane); the others add into zeros.
+	covered := gy.n > 0 && g.kg() > 0 && g.wide() && g.padded()
 	if x.requiresGrad {
 		gx = newTensor(op, x.dev, acc, x.shape)
-		if gx.n > 0 {
+		if gx.n > 0 && !covered {
 			k.fill(gx.v(op), 0)
 		}
 	}
@@ -115,7 +123,11 @@ func conv2dBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
 		}
 	}
 	if gy.n > 0 && g.kg() > 0 {
-		conv2dBackwardChunks(op, x, w, gy, gx, gw, g)
+		if g.wide() {
+			conv2dBackwardWide(op, x, w, gy, gx, gw, g)
+		} else {
+			conv2dBackwardChunks(op, x, w, gy, gx, gw, g)
+		}
 	}
 	if gx != nil {
 		gx = finish(gx, x.dtype, nil)

@@ -34,7 +34,7 @@ func main() {
 	run := flag.String("run", "", "only entries whose name matches this regexp")
 	dir := flag.String("entries", "scripts/bench/entries", "directory of entry manifests")
 	out := flag.String("out", "build/bench.json", "JSON output")
-	python := flag.String("python", "/usr/bin/python3", "Python with the anchors' packages (Debian python3-numpy, python3-torch)")
+	python := flag.String("python", "/usr/bin/python3", "Python with the anchors' packages (scripts/bench/run.sh: Debian's NumPy and PyPI's torch in a venv)")
 	list := flag.Bool("list", false, "list the entries and exit")
 	deadline := flag.Duration("deadline", 9*time.Minute, "start no new round (after the first two) that would end after this")
 	flag.Parse()
@@ -72,7 +72,7 @@ func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, 
 		return errors.New("dlbd-bench: no entries selected")
 	}
 	if _, err := exec.LookPath(python); err != nil {
-		fmt.Fprintf(os.Stderr, "dlbd-bench: %s not found: anchors are skipped (install Debian's python3-numpy python3-torch python3-threadpoolctl libopenblas0-pthread)\n", python)
+		fmt.Fprintf(os.Stderr, "dlbd-bench: %s not found: anchors are skipped (scripts/bench/run.sh installs them)\n", python)
 		python = ""
 	}
 	root, err := os.Getwd()

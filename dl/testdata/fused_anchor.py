@@ -2,8 +2,8 @@
 
 Forward and backward of torch.nn.functional.cross_entropy on [N, C]
 float32 logits with integer targets, one thread: the same work as the Go
-benchmark (torch's kernel is log_softmax + nll_loss).  Use Debian's
-python3-torch.
+benchmark (torch's kernel is log_softmax + nll_loss).  Run it with the
+Python of scripts/bench/run.sh.
 
   python3 fused_anchor.py --n 256 --c 8192    # standalone: prints JSON
   python3 fused_anchor.py                     # anchor server, case "cross_entropy"

@@ -73,8 +73,23 @@ def _measure(t, budget):
             return elapsed / reps, reps
 
 
+def torch_origin():
+    """Where the imported torch comes from, for the anchor's describe line:
+    "" without torch, else PyPI's wheel (the venv of scripts/bench/run.sh)
+    or, labelled as such, the fallback on Debian's python3-torch."""
+    mod = sys.modules.get("torch")
+    if mod is None:
+        return ""
+    if mod.__file__.startswith("/usr/lib/python3/"):
+        return "FALLBACK: Debian's python3-torch %s, not current PyTorch" % mod.__version__
+    return "torch %s from PyPI" % mod.__version__
+
+
 def serve(describe):
     """Answer the driver's requests on stdin until it closes the pipe."""
+    origin = torch_origin()
+    if origin:
+        describe = "%s [%s]" % (describe, origin)
     print(json.dumps({"anchor": describe}), flush=True)
     for line in sys.stdin:
         if not line.strip():

@@ -1,4 +1,4 @@
-"""PyTorch CPU anchors (Debian's python3-torch) for make bench.
+"""PyTorch CPU anchors (PyTorch from PyPI, scripts/bench/run.sh) for make bench.
 
 Cases:
   matmul  args: dtype, m, n, k, op, threads.  torch.matmul(a, b, out=c) on

@@ -3,9 +3,9 @@
 One training step of the 784-1024-1024-10 ReLU MLP of BenchmarkMLPStep
 (batch 256, SGD lr 0.01), with the forward pass and the loss under
 torch.autocast("cpu", dtype=...) for dtype bfloat16, or plain for
-float32: the same work as the Go benchmark.  Use Debian's python3-torch.
-(float16 autocast on CPU needs torch >= 2.3; with an older torch that case
-reports an error and the driver shows no anchor.)
+float32: the same work as the Go benchmark.  Run it with the Python of
+scripts/bench/run.sh (float16 autocast on CPU needs torch >= 2.3: with
+the Debian fallback, torch 1.13, that case reports an error and the driver shows no anchor.)
 
 It runs with the environment of dl/nn/testdata/mlp_step_anchor.py (idle
 OpenMP workers sleep, no fresh mmap()s per step), re-executing itself.

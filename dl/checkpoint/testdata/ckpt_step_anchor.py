@@ -6,7 +6,7 @@ torch.utils.checkpoint.checkpoint_sequential(model, segments, x): the same
 work as the Go benchmark.  The input requires grad, as the reentrant
 checkpoint of torch 1.13 needs for the first segment's parameters to get
 gradients (dlbd adds a 4-byte leaf instead; the extra input gradient is one
-GEMM in 192).  Use Debian's python3-torch.
+GEMM in 192).  Run it with the Python of scripts/bench/run.sh.
 
   python3 ckpt_step_anchor.py --segments 8    # standalone: prints JSON
   python3 ckpt_step_anchor.py                 # anchor server, case "ckpt_step"

@@ -2,7 +2,7 @@
 
 One training step of a 784-1024-1024-10 ReLU MLP on a batch of 256, float32,
 plain SGD (lr 0.01): zero_grad, forward, cross-entropy, backward, step -- the
-same work as the Go benchmark. Use Debian's python3-torch.
+same work as the Go benchmark. Run it with the Python of scripts/bench/run.sh (PyTorch from PyPI).
 
 It runs PyTorch in its best configuration on a 2-core machine, which it
 sets up by re-executing itself with this environment unless

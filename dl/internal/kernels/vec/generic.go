@@ -56,3 +56,19 @@ func maxGeneric(x []float32) (m float32, nan bool) {
 	}
 	return m, nan
 }
+
+// affineGeneric is: for i := range dst { dst[i] = a*x[i] + b }.
+func affineGeneric(dst, x []float32, a, b float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = a*x[i] + b
+	}
+}
+
+// affine2Generic is: for i := range dst { dst[i] = a*x[i] + b*y[i] + c }.
+func affine2Generic(dst, x, y []float32, a, b, c float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = a*x[i] + b*y[i] + c
+	}
+}

@@ -67,3 +67,29 @@ func Max(x []float32) float32 {
 	}
 	return m
 }
+
+// Sum64 returns Σ x in float64, summed over 16 lanes as LayerNormRow's
+// mean (the same bits with and without AVX-512).
+func Sum64[F Float](x []F) float64 { return sum64(x) }
+
+// SqDev64 returns Σ (x − c)² in float64, summed as Sum64.
+func SqDev64[F Float](x []F, c float64) float64 { return sqDev64(x, c) }
+
+// Affine sets dst[i] = a·x[i] + b, each operation rounded to float32 (a
+// per-channel scale and shift: BatchNorm's normalisation).  It panics
+// unless the lengths are equal.
+func Affine(dst, x []float32, a, b float32) {
+	check("Affine", len(dst), len(x))
+	n := affineVec(dst, x, a, b)
+	affineGeneric(dst[n:], x[n:], a, b)
+}
+
+// Affine2 sets dst[i] = (a·x[i] + b·y[i]) + c, each operation rounded to
+// float32 (BatchNorm's input gradient).  It panics unless the lengths are
+// equal.
+func Affine2(dst, x, y []float32, a, b, c float32) {
+	check("Affine2", len(dst), len(x))
+	check("Affine2", len(dst), len(y))
+	n := affine2Vec(dst, x, y, a, b, c)
+	affine2Generic(dst[n:], x[n:], y[n:], a, b, c)
+}

@@ -268,3 +268,29 @@ func softmaxGradVec(dst, p []float32, d, scale float64) int {
 	}
 	return n
 }
+
+// affineAVX512 is affineGeneric on n elements (VMULPS then VADDPS).
+//
+//go:noescape
+func affineAVX512(dst, x *float32, n int, a, b float32)
+
+// affine2AVX512 is affine2Generic on n elements.
+//
+//go:noescape
+func affine2AVX512(dst, x, y *float32, n int, a, b, c float32)
+
+func affineVec(dst, x []float32, a, b float32) int {
+	n := vectorLen(len(dst))
+	if n > 0 {
+		affineAVX512(&dst[0], &x[0], n, a, b)
+	}
+	return n
+}
+
+func affine2Vec(dst, x, y []float32, a, b, c float32) int {
+	n := vectorLen(len(dst))
+	if n > 0 {
+		affine2AVX512(&dst[0], &x[0], &y[0], n, a, b, c)
+	}
+	return n
+}

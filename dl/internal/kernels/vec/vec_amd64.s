@@ -134,3 +134,50 @@ maxloop:
 	SETNE         nan+20(FP)
 	VZEROUPPER
 	RET
+
+// func affineAVX512(dst, x *float32, n int, a, b float32)
+//
+//	for i := 0; i < n; i++ { dst[i] = a*x[i] + b }
+TEXT ·affineAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS a+24(FP), Z0
+	VBROADCASTSS b+28(FP), Z1
+
+affineloop:
+	VMULPS  (SI), Z0, Z2 // a*x, rounded
+	VADDPS  Z1, Z2, Z2   // + b, rounded
+	VMOVUPS Z2, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JNZ     affineloop
+	VZEROUPPER
+	RET
+
+// func affine2AVX512(dst, x, y *float32, n int, a, b, c float32)
+//
+//	for i := 0; i < n; i++ { dst[i] = a*x[i] + b*y[i] + c }
+TEXT ·affine2AVX512(SB), NOSPLIT, $0-44
+	MOVQ         dst+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         y+16(FP), DX
+	MOVQ         n+24(FP), CX
+	VBROADCASTSS a+32(FP), Z0
+	VBROADCASTSS b+36(FP), Z1
+	VBROADCASTSS c+40(FP), Z2
+
+affine2loop:
+	VMULPS  (SI), Z0, Z3 // a*x
+	VMULPS  (DX), Z1, Z4 // b*y
+	VADDPS  Z4, Z3, Z3   // a*x + b*y
+	VADDPS  Z2, Z3, Z3   // + c
+	VMOVUPS Z3, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JNZ     affine2loop
+	VZEROUPPER
+	RET

@@ -165,6 +165,34 @@ func TestAddMatchesGeneric(t *testing.T) {
 	})
 }
 
+// TestAffineMatchesGeneric checks Affine and Affine2 against their Go
+// loops bit for bit (in place too), and a known value.
+func TestAffineMatchesGeneric(t *testing.T) {
+	forCases(t, func(t *testing.T, r *rand.Rand, n, off int) {
+		x, y := input(r, n, off), input(r, n, (off+1)%4)
+		want := make([]float32, n)
+		affineGeneric(want, x, 1.5, -0.25)
+		dst, guards := output(t, n, (off+2)%4)
+		Affine(dst, x, 1.5, -0.25)
+		compare(t, "Affine", dst, want)
+		guards("Affine")
+		affine2Generic(want, x, y, 0.75, -2, 0.125)
+		dst2, guards2 := output(t, n, off)
+		Affine2(dst2, x, y, 0.75, -2, 0.125)
+		compare(t, "Affine2", dst2, want)
+		guards2("Affine2")
+		inPlace := append([]float32(nil), x...)
+		Affine2(inPlace, inPlace, y, 0.75, -2, 0.125)
+		compare(t, "Affine2 in place", inPlace, want)
+	})
+	got := make([]float32, 17)
+	Affine2(got, make([]float32, 17), make([]float32, 17), 1, 1, 3)
+	Affine(got[:16], got[:16], 2, 1)
+	if got[0] != 7 || got[16] != 3 {
+		t.Fatalf("Affine2 then Affine: %v; want 7 at 0 and 3 at 16", got)
+	}
+}
+
 func TestLengthMismatchPanics(t *testing.T) {
 	for name, fn := range map[string]func(){
 		"Axpy":     func() { Axpy(1, make([]float32, 2), make([]float32, 3)) },
