@@ -169,6 +169,18 @@ func TestParseStatus(t *testing.T) {
 	}
 }
 
+func TestStatusSpanish(t *testing.T) {
+	want := map[Status]string{Verified: "verificado", Derived: "calculado", Secondary: "fuente secundaria", Unverified: "SIN VERIFICAR"}
+	for _, st := range statuses {
+		if got := st.Spanish(); got != want[st] {
+			t.Errorf("%q.Spanish() = %q; want %q", st, got, want[st])
+		}
+	}
+	if got := Status("other").Spanish(); got != "other" {
+		t.Errorf(`Status("other").Spanish() = %q; want the text itself`, got)
+	}
+}
+
 func TestParseRange(t *testing.T) {
 	cases := []struct {
 		in     string

@@ -41,3 +41,20 @@ func (s Status) IsVerified() bool { return s == Verified }
 
 // rank orders statuses from most (0) to least reliable.
 func (s Status) rank() int { return slices.Index(statuses, s) }
+
+// Spanish returns the status as the course's notebooks print it next to a
+// value: "verificado", "calculado", "fuente secundaria" or "SIN
+// VERIFICAR" (any other text is returned as it is).
+func (s Status) Spanish() string {
+	switch s {
+	case Verified:
+		return "verificado"
+	case Derived:
+		return "calculado"
+	case Secondary:
+		return "fuente secundaria"
+	case Unverified:
+		return "SIN VERIFICAR"
+	}
+	return string(s)
+}

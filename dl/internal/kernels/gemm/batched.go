@@ -51,13 +51,17 @@ func (p *Args[T]) checkBatched(bt Batched) {
 
 // RunBatched checks p and bt and computes the batch with kernel number k.
 // Items too small to be worth splitting (like the heads of an attention
-// layer) are spread over the goroutines, one whole item each; larger items
-// run one after another, each on all goroutines.
+// layer), or as many as 4 per goroutine or more (the samples of a
+// convolution's chunk), are spread over the goroutines, one whole item
+// each: no item waits for a split between goroutines, and the last round
+// leaves at most a quarter of the work to fewer goroutines.  Fewer larger
+// items run one after another, each on all goroutines.  Either way each
+// element of C is summed in the same order.
 func (ks *Kernels[T]) RunBatched(k int, p *Args[T], bt Batched) {
 	p.checkBatched(bt)
 	nt := ks.Threads()
-	small := 2*p.M*p.N*p.K < 8*minParallelFlops
-	if k == KernelNaive || k == KernelGonum || nt == 1 || bt.Count == 1 || !small {
+	spread := 2*p.M*p.N*p.K < 8*minParallelFlops || bt.Count >= 4*nt
+	if k == KernelNaive || k == KernelGonum || nt == 1 || bt.Count == 1 || !spread {
 		for i := 0; i < bt.Count; i++ {
 			q := p.item(bt, i)
 			ks.Run(k, &q)
