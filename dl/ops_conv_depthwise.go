@@ -130,7 +130,10 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 		dst := y[p*L:][:L]
 		wk := w[co*kk:][:kk]
 		if g.wide() {
-			xp, yw := paddedPlane(src, g), make([]F, g.lw())
+			sc, buf, _ := getScratch[F]([]int{g.plane(), g.lw()}, nil)
+			defer attnPool.Put(sc)
+			xp, yw := paddedPlane(buf[0], src, g), buf[1]
+			clear(yw)
 			for r, wv := range wk {
 				axpyRow(wv, xp[g.tapOff(r):][:len(yw)], yw)
 			}
@@ -167,9 +170,12 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			dst := gx[p*hw:][:hw]
 			clear(dst)
 			if g.wide() { // dxp[p + shift of tap r] += w[r]·gy (wide, zero junk)
-				dxp, gyw := dst, make([]F, g.lw())
+				sc, buf, _ := getScratch[F]([]int{g.plane(), g.lw()}, nil)
+				defer attnPool.Put(sc)
+				dxp, gyw := dst, buf[1] // widen writes all of gyw
 				if g.padded() {
-					dxp = make([]F, g.plane())
+					dxp = buf[0]
+					clear(dxp)
 				}
 				for co := c * og; co < (c+1)*og; co++ {
 					widen(gyw, gy[(n*g.cout+co)*L:][:L], g)
@@ -211,16 +217,18 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			return err
 		}
 		acc := make([]float64, kk)
-		var gwide []F
+		var gwide, xbuf []F
 		if g.wide() {
-			gwide = make([]F, g.lw())
+			sc, buf, _ := getScratch[F]([]int{g.plane(), g.lw()}, nil)
+			defer attnPool.Put(sc)
+			xbuf, gwide = buf[0], buf[1]
 		}
 		for n := range g.n {
 			src := x[(n*g.c+co/og)*hw:][:hw]
 			gp := gy[(n*g.cout+co)*L:][:L]
 			if gwide != nil { // Σ_p gy(wide)[p]·xp[p + shift of tap r]
 				widen(gwide, gp, g)
-				xp := paddedPlane(src, g)
+				xp := paddedPlane(xbuf, src, g)
 				for r := range acc {
 					acc[r] += dotRow(gwide, xp[g.tapOff(r):][:len(gwide)])
 				}
@@ -246,15 +254,17 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	})
 }
 
-// paddedPlane returns src, a plane [H, W], padded as g says (src itself
-// without padding).
-func paddedPlane[F float](src []F, g *convGeom) []F {
+// paddedPlane returns src, a plane [H, W], padded as g says into buf
+// (g.plane() elements), or src itself without padding.  The direct
+// kernels take buf from the scratch pool of fused_attention_scratch.go:
+// allocating it per plane cost a fifth of a depthwise convolution in the
+// allocator and the garbage collector.
+func paddedPlane[F float](buf, src []F, g *convGeom) []F {
 	if !g.padded() {
 		return src
 	}
-	xp := make([]F, g.plane())
-	padPlane(xp, src, g)
-	return xp
+	padPlane(buf, src, g)
+	return buf
 }
 
 // axpyRow sets y[i] += alpha·x[i] (the SIMD loop of dl/internal/kernels/vec

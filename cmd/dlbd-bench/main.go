@@ -12,7 +12,11 @@
 //
 // Usage (from the repository root):
 //
-//	go run ./cmd/dlbd-bench [-rounds 5] [-budget 200ms] [-run REGEXP] [-out build/bench.json]
+//	go run ./cmd/dlbd-bench [-rounds 5] [-budget 200ms] [-run REGEXP] [-load N] [-out build/bench.json]
+//
+// With -load N the driver starts N processes that each keep a core busy
+// (a laptop's other programs) before the first round and stops them after
+// the last: ours and the anchors are measured under the same load.
 package main
 
 import (
@@ -28,6 +32,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == spinFlag {
+		spin()
+	}
 	rounds := flag.Int("rounds", 5, "interleaved rounds; the report keeps the median")
 	budget := flag.Duration("budget", 200*time.Millisecond, "time per measurement (Go -benchtime and the anchors' budget)")
 	settle := flag.Duration("settle", 100*time.Millisecond, "pause after each anchor measurement (OpenBLAS/OpenMP workers spin after a call)")
@@ -37,14 +44,19 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with the anchors' packages (scripts/bench/run.sh: Debian's NumPy and PyPI's torch in a venv)")
 	list := flag.Bool("list", false, "list the entries and exit")
 	deadline := flag.Duration("deadline", 9*time.Minute, "start no new round (after the first two) that would end after this")
+	load := flag.Int("load", 0, "competing busy processes (one core each) running during the measurements")
 	flag.Parse()
-	if err := mainErr(*rounds, *budget, *settle, *deadline, *run, *dir, *out, *python, *list); err != nil {
+	if *load < 0 {
+		fmt.Fprintf(os.Stderr, "dlbd-bench: -load %d: the number of competing processes cannot be negative\n", *load)
+		os.Exit(2)
+	}
+	if err := mainErr(*rounds, *budget, *settle, *deadline, *load, *run, *dir, *out, *python, *list); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, python string, list bool) error {
+func mainErr(rounds int, budget, settle, deadline time.Duration, load int, run, dir, out, python string, list bool) error {
 	entries, err := loadEntries(dir)
 	if err != nil {
 		return err
@@ -82,6 +94,11 @@ func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, 
 	ctx := context.Background()
 	r := newRunner(ctx, root, python, budget, settle)
 	defer r.close()
+	comp, err := startCompetitors(ctx, load)
+	if err != nil {
+		return err
+	}
+	defer comp.stop()
 	start := time.Now()
 	load0 := loadAverage()
 	done := 0
@@ -96,8 +113,15 @@ func mainErr(rounds int, budget, settle, deadline time.Duration, run, dir, out, 
 		}
 		fmt.Fprintf(os.Stderr, "dlbd-bench: round %d/%d done (%s)\n", i+1, rounds, time.Since(start).Round(time.Second))
 	}
+	comp.stop()
 	results := r.results(entries)
+	for i := range results {
+		results[i].Load = load
+	}
 	printTable(os.Stdout, results, r.anchorInfo())
+	if load > 0 {
+		fmt.Printf("measured with %d competing busy process(es) (-load %d)\n", load, load)
+	}
 	if err := writeJSON(out, results); err != nil {
 		return err
 	}

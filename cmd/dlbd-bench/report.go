@@ -20,6 +20,7 @@ type result struct {
 	Anchor      string   `json:"anchor"`
 	AnchorValue *float64 `json:"anchor_value"`
 	Ratio       *float64 `json:"ratio"`
+	Load        int      `json:"load"` // competing busy processes (-load)
 
 	spread string  // min..max of ours over rounds, for the table
 	paired float64 // median over rounds of that round's ours/anchor ratio (0: none)

@@ -50,3 +50,16 @@ func ExampleSave() {
 	// 0.weight true
 	// true
 }
+
+// A LoRA adapter of rank 8 on a 4096×4096 layer trains 0.4 % of its
+// parameters; it starts as the pretrained layer (B = 0).
+func ExampleNewLoRA() {
+	base := nn.NewLinear(4096, 4096, nn.LinearConfig{InitConfig: nn.InitConfig{Generator: dl.NewGenerator(0)}})
+	lora := nn.NewLoRA(base, nn.LoRAConfig{Rank: 8, Alpha: 16})
+	trainable := 0
+	for _, p := range nn.Parameters(lora) {
+		trainable += p.Numel()
+	}
+	fmt.Printf("trainable: %d of %d (%.2f %%), scale α/r = %g\n", trainable, base.Weight.Numel()+base.Bias.Numel(), 100*lora.TrainableFraction(), lora.Scale)
+	// Output: trainable: 65536 of 16781312 (0.39 %), scale α/r = 2
+}

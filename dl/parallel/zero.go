@@ -23,6 +23,14 @@ type ZeROConfig struct {
 	// 2 + 2 + 12 bytes per parameter with Adam. Default false: the model's
 	// dtype throughout.
 	BF16 bool
+	// Offload keeps the optimizer's part on the host (ZeRO-Offload,
+	// DeepSpeed's "offload_optimizer": {"device": "cpu"}): the master
+	// shards and the optimizer states live in CPU memory, each step copies
+	// the gradient shard to the host, runs the optimizer there and copies
+	// the updated shard back. The device keeps only the working parameters
+	// and gradients. Stages 1 and 2 (stage 3's parameter offload, ZeRO-
+	// Infinity, is not implemented). Default false.
+	Offload bool
 	// Optimizer builds the optimizer over the tensors this rank updates
 	// (its master shards, 1-D). Default: optim.NewAdam with torch's
 	// defaults.
@@ -83,6 +91,9 @@ var _ nn.Module = (*ZeRO)(nil)
 func NewZeRO(m nn.Module, r *dist.Rank, cfg ZeROConfig) (*ZeRO, error) {
 	if cfg.Stage < 0 || cfg.Stage > 3 {
 		return nil, fmt.Errorf("parallel: NewZeRO: stage %d; want 0, 1, 2 or 3", cfg.Stage)
+	}
+	if cfg.Offload && (cfg.Stage < 1 || cfg.Stage > 2) {
+		return nil, fmt.Errorf("parallel: NewZeRO: Offload at stage %d; ZeRO-Offload moves the sharded optimizer states of stages 1 and 2 to the host (use Stage: 1 or 2; offloading stage 3's parameters, ZeRO-Infinity, is not implemented)", cfg.Stage)
 	}
 	if err := broadcastParams("NewZeRO", m, r); err != nil {
 		return nil, err
@@ -147,11 +158,18 @@ func (z *ZeRO) build(u *flatParam, ps []*dl.Tensor) error {
 			u.full = fullMaster.AsType(z.work)
 		}
 		own := u.own(fullMaster, rk)
-		if z.cfg.BF16 {
+		switch {
+		case z.cfg.Offload: // the master shard in host memory
+			u.master = own.To(dl.CPU)
+			own.Release()
+			if z.cfg.BF16 {
+				fullMaster.Release()
+			}
+		case z.cfg.BF16:
 			u.master = own.Clone()
 			own.Release()
 			fullMaster.Release()
-		} else {
+		default:
 			u.master = own // a view: the optimizer updates its part of full in place
 		}
 	default: // stage 3: keep only this rank's shard

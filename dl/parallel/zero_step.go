@@ -17,7 +17,9 @@ import (
 //
 // With BF16 the optimizer sees float32 copies of the bfloat16 gradients
 // (temporary) and updates the float32 master weights, which are then
-// rounded into the bfloat16 working copy. Every rank must call it.
+// rounded into the bfloat16 working copy. With Offload the gradient shard
+// is copied to the host first and the updated master shard back. Every
+// rank must call it.
 //
 // Course: "3D Parallelism y FSDP".
 // Paper: Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054), Section 5.
@@ -30,6 +32,10 @@ func (z *ZeRO) Step() error {
 			continue
 		}
 		if temp {
+			temps = append(temps, g)
+		}
+		if z.cfg.Offload { // the optimizer runs on the host
+			g = g.To(dl.CPU)
 			temps = append(temps, g)
 		}
 		if g != u.master.Grad() {
@@ -53,7 +59,7 @@ func (z *ZeRO) Step() error {
 			}
 		case 1, 2:
 			own := u.own(u.full, rk)
-			if z.cfg.BF16 {
+			if z.cfg.BF16 || z.cfg.Offload { // the master is not a view of full
 				copyCast(own, u.master)
 			}
 			err := allGather(z.rank, u.full, own)
@@ -133,7 +139,15 @@ func (z *ZeRO) GatherParameters() ([]*dl.Tensor, error) {
 		full := u.master
 		if z.cfg.Stage > 0 {
 			full = dl.Options{Device: z.rank.Device(), DType: u.master.DType()}.Zeros(u.padded)
-			if err := allGather(z.rank, full, u.master); err != nil {
+			shard := u.master
+			if z.cfg.Offload { // the collectives run on the rank's device
+				shard = u.master.To(z.rank.Device())
+			}
+			err := allGather(z.rank, full, shard)
+			if shard != u.master {
+				shard.Release()
+			}
+			if err != nil {
 				full.Release()
 				return nil, fmt.Errorf("parallel: ZeRO gather of the parameters of %s…: %w", u.names[0], err)
 			}

@@ -2,6 +2,7 @@ package parallel_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
@@ -13,15 +14,15 @@ import (
 	"github.com/dlbd/dlbd/dl/plan"
 )
 
-// trainZeRO trains an MLP with ZeRO at a stage on 4 ranks (float64, Adam)
-// and returns the gathered parameters.
-func trainZeRO(t *testing.T, sizes []int, stage int, x, y *dl.Tensor, steps int) []*dl.Tensor {
+// trainZeRO trains an MLP with ZeRO configured by cfg on 4 ranks (float64,
+// Adam) and returns the gathered parameters.
+func trainZeRO(t *testing.T, sizes []int, cfg parallel.ZeROConfig, x, y *dl.Tensor, steps int) []*dl.Tensor {
 	t.Helper()
 	var got []*dl.Tensor
+	cfg.Optimizer = func(ps []*dl.Tensor) optim.Optimizer { return optim.NewAdam(ps, optim.AdamConfig{LR: 0.01}) }
 	err := dist.Run(4, func(r *dist.Rank) error {
 		m := mlp64(sizes, r.Device(), uint64(1+r.Rank()))
-		z, err := parallel.NewZeRO(m, r, parallel.ZeROConfig{Stage: stage,
-			Optimizer: func(ps []*dl.Tensor) optim.Optimizer { return optim.NewAdam(ps, optim.AdamConfig{LR: 0.01}) }})
+		z, err := parallel.NewZeRO(m, r, cfg)
 		if err != nil {
 			return err
 		}
@@ -43,6 +44,7 @@ func trainZeRO(t *testing.T, sizes []int, stage int, x, y *dl.Tensor, steps int)
 	if err != nil {
 		t.Fatal(err)
 	}
+	dltest.HoldGC(t) // the ranks' ZeRO buffers are garbage now: collect them before a later test or example measures these devices
 	return got
 }
 
@@ -62,7 +64,7 @@ func TestZeROMatchesDDP(t *testing.T) {
 	}
 	for stage := range 4 {
 		t.Run(fmt.Sprintf("stage=%d", stage), func(t *testing.T) {
-			got := trainZeRO(t, sizes, stage, x, y, steps)
+			got := trainZeRO(t, sizes, parallel.ZeROConfig{Stage: stage}, x, y, steps)
 			if d := maxDiff(got, nn.Parameters(ref)); d > 1e-12 {
 				t.Errorf("ZeRO-%d after %d Adam steps: max |ZeRO − single device| = %.3g; want ≤ 1e-12", stage, steps, d)
 			}
@@ -88,6 +90,12 @@ func simDevices(t *testing.T, first, n int) []dl.Device {
 // rank's allocated bytes after Step (before ZeroGrad) minus before the
 // model was built: the model states (the batch and the loss are released).
 func measureZeROStates(t *testing.T, devs []dl.Device, sizes []int, stage int, bf16 bool) (psi int, states []int64) {
+	return measureZeROConfig(t, devs, sizes, parallel.ZeROConfig{Stage: stage, BF16: bf16})
+}
+
+// measureZeROConfig is measureZeROStates for any configuration.
+func measureZeROConfig(t *testing.T, devs []dl.Device, sizes []int, cfg parallel.ZeROConfig) (psi int, states []int64) {
+	bf16 := cfg.BF16
 	t.Helper()
 	n := len(devs)
 	g, err := dist.New(dist.Config{WorldSize: n, Devices: devs})
@@ -103,7 +111,7 @@ func measureZeROStates(t *testing.T, devs []dl.Device, sizes []int, stage int, b
 			return err
 		}
 		base := dl.MemoryStats(dev).Allocated - int64(4*nn.NumParams(m)) // NewZeRO releases the model's own float32 parameters
-		z, err := parallel.NewZeRO(m, r, parallel.ZeROConfig{Stage: stage, BF16: bf16})
+		z, err := parallel.NewZeRO(m, r, cfg)
 		if err != nil {
 			return err
 		}
@@ -166,6 +174,67 @@ func TestZeROMemoryMatchesPaper(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestZeROOffloadMatchesZeRO trains with the optimizer on the host
+// (ZeRO-Offload) at stages 1 and 2 and compares with single-device Adam,
+// as TestZeROMatchesDDP does for the stages on the device.
+func TestZeROOffloadMatchesZeRO(t *testing.T) {
+	sizes := []int{6, 10, 3}
+	x, y := regressionData(4*5, 6, 3, 11)
+	ref := mlp64(sizes, dl.CPU, 1)
+	opt := optim.NewAdam(nn.Parameters(ref), optim.AdamConfig{LR: 0.01})
+	const steps = 3
+	for range steps {
+		dl.MSE(ref.Forward(x), y).Backward()
+		opt.Step()
+		opt.ZeroGrad()
+	}
+	for _, stage := range []int{1, 2} {
+		got := trainZeRO(t, sizes, parallel.ZeROConfig{Stage: stage, Offload: true}, x, y, steps)
+		if d := maxDiff(got, nn.Parameters(ref)); d > 1e-12 {
+			t.Errorf("ZeRO-%d-Offload after %d Adam steps: max |ZeRO − single device| = %.3g; want ≤ 1e-12", stage, steps, d)
+		}
+	}
+}
+
+// TestZeROOffloadMemory measures the device memory of ZeRO-Offload with
+// the devices' accounting: only the working parameters and the gradients
+// stay (plan.ModelStates' Weights + Gradients), the master weights and
+// Adam's moments are in host memory; and the configurations it refuses.
+func TestZeROOffloadMemory(t *testing.T) {
+	dltest.HoldGC(t)
+	const n = 4
+	sizes := []int{8, 16, 8}
+	first := 60
+	for _, bf16 := range []bool{true, false} {
+		prec := plan.FP32Adam
+		if bf16 {
+			prec = plan.MixedPrecisionAdam
+		}
+		for _, stage := range []int{1, 2} {
+			psi, got := measureZeROConfig(t, simDevices(t, first, n), sizes, parallel.ZeROConfig{Stage: stage, BF16: bf16, Offload: true})
+			first += n
+			m := plan.ModelStates(float64(psi), prec, plan.ZeROStage(stage), n)
+			for r, b := range got {
+				if want := m.Weights + m.Gradients; float64(b) != want {
+					t.Errorf("%s stage %d, rank %d: %d bytes on the device; want %.0f (weights + gradients; the optimizer's %.0f bytes on the host)",
+						prec.Name, stage, r, b, want, m.Optimizer)
+				}
+			}
+		}
+	}
+	for _, stage := range []int{0, 3} {
+		err := dist.Run(2, func(r *dist.Rank) error {
+			m := mlp64(sizes, r.Device(), 1)
+			_, err := parallel.NewZeRO(m, r, parallel.ZeROConfig{Stage: stage, Offload: true})
+			releaseAllTensors(nn.Parameters(m)...) // not left to the GC: later tests measure these devices
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "Offload at stage") {
+			t.Errorf("Offload at stage %d: error %v; want one naming the stage and the fix", stage, err)
 		}
 	}
 }
