@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dlbd/dlbd/dl/bench"
 )
 
 func TestParseBench(t *testing.T) {
@@ -123,5 +125,37 @@ func TestResultsRatio(t *testing.T) {
 	}
 	if *rs[1].Ratio != 0.5 || math.IsNaN(rs[1].Value) {
 		t.Errorf("time result ratio = %v; want anchor/ours = 0.5", *rs[1].Ratio)
+	}
+}
+
+// What writeJSON writes is what the notebooks read back with
+// bench.ReadReports.
+func TestWriteJSONReadReports(t *testing.T) {
+	r := &runner{ours: map[string][]float64{"a": {1, 3, 2}, "b": {10}},
+		anchors: map[string]map[string][]float64{"a": {"": {4}}}}
+	rs := r.results([]entry{
+		{Name: "a", Unit: "GFLOP/s", Higher: true, Anchor: &measureSpec{Label: "np"}},
+		{Name: "b", Unit: "ms"},
+	})
+	dir := t.TempDir()
+	if err := writeJSON(filepath.Join(dir, "bench.json"), rs); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bench.ReadReports(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || len(files[0].Reports) != 2 {
+		t.Fatalf("ReadReports(%s) = %+v; want one file with 2 rows", dir, files)
+	}
+	for i, got := range files[0].Reports {
+		want := rs[i].Report
+		if got.Name != want.Name || got.Value != want.Value || got.Unit != want.Unit || got.Anchor != want.Anchor ||
+			(got.AnchorValue == nil) != (want.AnchorValue == nil) || (got.Ratio == nil) != (want.Ratio == nil) {
+			t.Errorf("row %d read back as %+v; want %+v", i, got, want)
+		}
+	}
+	if a := files[0].Reports[0]; *a.AnchorValue != 4 || *a.Ratio != 0.5 {
+		t.Errorf("row a: anchor %v, ratio %v; want 4 and 2/4", *a.AnchorValue, *a.Ratio)
 	}
 }

@@ -9,18 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
+
+	"github.com/dlbd/dlbd/dl/bench"
 )
 
-// result is one row of build/bench.json.  AnchorValue and Ratio are null
-// when the entry has no anchor or the anchor could not run.
+// result is one row of build/bench.json (bench.Report, the format the
+// notebooks read with bench.ReadReports) and what the table shows besides.
 type result struct {
-	Name        string   `json:"name"`
-	Value       float64  `json:"value"`
-	Unit        string   `json:"unit"`
-	Anchor      string   `json:"anchor"`
-	AnchorValue *float64 `json:"anchor_value"`
-	Ratio       *float64 `json:"ratio"`
-	Load        int      `json:"load"` // competing busy processes (-load)
+	bench.Report
 
 	spread string  // min..max of ours over rounds, for the table
 	paired float64 // median over rounds of that round's ours/anchor ratio (0: none)
@@ -44,7 +40,7 @@ func (r *runner) results(entries []entry) []result {
 		if len(xs) == 0 {
 			continue
 		}
-		res := result{Name: e.Name, Value: median(xs), Unit: e.Unit,
+		res := result{Report: bench.Report{Name: e.Name, Value: median(xs), Unit: e.Unit},
 			spread: fmt.Sprintf("%.3g..%.3g", slices.Min(xs), slices.Max(xs))}
 		if e.Anchor != nil {
 			res.Anchor = e.Anchor.Label

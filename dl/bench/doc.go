@@ -21,7 +21,9 @@
 // both directions next to a host memcpy of the same size; AllReduce
 // reports algorithm and bus bandwidth as nccl-tests does; Funcs times
 // functions a notebook writes (a convolution's seven loops, im2col and
-// MatMul, dl.Conv2d) the same way.  The Benchmark
+// MatMul, dl.Conv2d) the same way.  ReadReports reads what `make bench`
+// wrote (build/bench*.json: each entry against NumPy or PyTorch on this
+// machine), so that a notebook can show it next to its own measurement.  The Benchmark
 // functions of the package tests run the same products under `go test
 // -bench` (scripts/gpu-check runs those matching "MatMul" on a GPU).
 //
