@@ -1,6 +1,10 @@
 package facts
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // PFDay is one petaflop/s-day in FLOP (1e15 FLOP/s × 86,400 s), Kaplan et
 // al.'s unit of compute.
@@ -35,6 +39,20 @@ func Kaplan() KaplanLaws {
 	}
 	law.Params = ps.used
 	return law
+}
+
+// Param returns the row of scaling_laws.csv that constant name comes from
+// ("alpha_N", "D_c", …: the Parameter column), with its source and status.
+// It returns an error listing the names there are when none has that name.
+func (k KaplanLaws) Param(name string) (ScalingLawParam, error) {
+	names := make([]string, len(k.Params))
+	for i, p := range k.Params {
+		if p.Parameter == name {
+			return p, nil
+		}
+		names[i] = p.Parameter
+	}
+	return ScalingLawParam{}, fmt.Errorf("facts: Kaplan et al. have no constant %q (known: %s)", name, strings.Join(names, "; "))
 }
 
 // LossN is L(N) = (NC/N)^AlphaN, in nats/token.

@@ -30,6 +30,19 @@ func TestKaplanConstants(t *testing.T) {
 	}
 }
 
+func TestKaplanParam(t *testing.T) {
+	k := Kaplan()
+	for name, want := range map[string]float64{"alpha_N": k.AlphaN, "alpha_D": k.AlphaD, "D_c": k.DC, "N_e": k.NE} {
+		p, err := k.Param(name)
+		if err != nil || p.ValueNum != want || p.Source == "" {
+			t.Errorf("Kaplan().Param(%q) = %v (source %q), %v; want the row of %v", name, p.ValueNum, p.Source, err, want)
+		}
+	}
+	if _, err := k.Param("alpha_X"); err == nil || !strings.Contains(err.Error(), "alpha_N") {
+		t.Errorf("Kaplan().Param(\"alpha_X\") error = %v; want one listing the known names", err)
+	}
+}
+
 // parsePair reads "3.22e+10 / 2.98e+12 (tokens/param 92.6)".
 func parsePair(t *testing.T, s string) (float64, float64) {
 	a, rest, _ := strings.Cut(s, " / ")

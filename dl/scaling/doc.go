@@ -23,7 +23,8 @@
 // Bad input returns errors: FitPowerLaw's wrap [ErrFit] (too few points,
 // mismatched lengths, values that are not positive and finite), Run's name
 // the configuration field and the fix. A bad teacher configuration panics
-// in data.NewTeacher.
+// in data.NewTeacher, and PowerLaw.Curve, a chart helper, panics on a range
+// it cannot sample.
 //
 // # Concepts
 //

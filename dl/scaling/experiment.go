@@ -76,6 +76,16 @@ func (r Result) TestLoss() []float64 {
 	return l
 }
 
+// TrainLoss returns the training loss of every point: far below TestLoss, a
+// student that memorised its data.
+func (r Result) TrainLoss() []float64 {
+	l := make([]float64, len(r.Points))
+	for i, p := range r.Points {
+		l[i] = p.TrainLoss
+	}
+	return l
+}
+
 // Run trains one student MLP per width on the same teacher data set and
 // measures its test loss: the L(N) experiment of the scaling-law papers, in
 // miniature. Every student gets the same data, number of steps and

@@ -25,6 +25,9 @@ func TestRunLossFallsWithSize(t *testing.T) {
 		if want := 4*w + w + w*w + w + w + 1; p.Params != want {
 			t.Errorf("point %d: width %d has N = %d; want %d", i, w, p.Params, want)
 		}
+		if got := res.TrainLoss()[i]; got != p.TrainLoss {
+			t.Errorf("TrainLoss()[%d] = %v; want Points[%d].TrainLoss = %v", i, got, i, p.TrainLoss)
+		}
 		if i > 0 && p.TestLoss > 0.7*res.Points[i-1].TestLoss {
 			t.Errorf("test loss at N=%d is %.4f, at N=%d %.4f; want the bigger student clearly better",
 				res.Points[i-1].Params, res.Points[i-1].TestLoss, p.Params, p.TestLoss)

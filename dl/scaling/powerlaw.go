@@ -27,6 +27,22 @@ type PowerLaw struct {
 // Loss returns A·N^(−Alpha) + C.
 func (p PowerLaw) Loss(n float64) float64 { return p.A*math.Pow(n, -p.Alpha) + p.C }
 
+// Curve samples the law for a chart: points values of N spaced evenly on a
+// logarithmic scale from lo to hi (both included), and the loss at each. It
+// panics if points < 2 or lo and hi are not positive and finite with lo < hi:
+// a chart that cannot be drawn is a mistake in the code that calls it.
+func (p PowerLaw) Curve(lo, hi float64, points int) (n, loss []float64) {
+	if points < 2 || !(lo > 0 && lo < hi && !math.IsInf(hi, 1)) {
+		panic(fmt.Sprintf("scaling: Curve(%g, %g, %d): want 0 < lo < hi and at least 2 points", lo, hi, points))
+	}
+	n, loss = make([]float64, points), make([]float64, points)
+	for i := range points {
+		n[i] = lo * math.Pow(hi/lo, float64(i)/float64(points-1))
+		loss[i] = p.Loss(n[i])
+	}
+	return n, loss
+}
+
 // String formats the law as "L(N) = 2.1·N^(−0.52) + 0.013".
 func (p PowerLaw) String() string {
 	return fmt.Sprintf("L(N) = %.3g·N^(−%.3g) + %.3g", p.A, p.Alpha, p.C)

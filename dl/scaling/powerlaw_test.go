@@ -122,3 +122,29 @@ func TestPowerLawString(t *testing.T) {
 		t.Errorf("PowerLaw.String() = %q; want %q", got, want)
 	}
 }
+
+func TestPowerLawCurve(t *testing.T) {
+	law := PowerLaw{A: 2, Alpha: 1, C: 0.5}
+	n, loss := law.Curve(10, 1000, 3)
+	if len(n) != 3 || len(loss) != 3 {
+		t.Fatalf("Curve(10, 1000, 3) gave %d and %d values; want 3", len(n), len(loss))
+	}
+	for i, want := range []float64{10, 100, 1000} {
+		if math.Abs(n[i]-want) > 1e-9*want || loss[i] != law.Loss(n[i]) {
+			t.Errorf("Curve(10, 1000, 3)[%d] = (%v, %v); want (%v, %v)", i, n[i], loss[i], want, law.Loss(want))
+		}
+	}
+	for _, bad := range []struct {
+		lo, hi float64
+		points int
+	}{{10, 1000, 1}, {0, 1000, 5}, {1000, 10, 5}, {-1, 10, 5}, {1, math.Inf(1), 5}, {math.NaN(), 10, 5}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "scaling: Curve") {
+					t.Errorf("Curve(%v, %v, %d): panic %v; want a scaling: Curve panic", bad.lo, bad.hi, bad.points, r)
+				}
+			}()
+			law.Curve(bad.lo, bad.hi, bad.points)
+		}()
+	}
+}
