@@ -1,9 +1,6 @@
 package exercises
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/dlbd/dlbd/facts"
 )
 
@@ -20,13 +17,13 @@ func SSDPriceDrop(times float64) Result {
 	want := first / last
 	switch {
 	case within(times, want, 0.1):
-		return correct(label, "×%s (%s US$/GB en 2013, %s en 2023, dólares de 2020).", nb01Dec("%.1f", want), nb01Dec("%.3g", first), nb01Dec("%.3g", last))
+		return correct(label, "×%s (%s US$/GB en 2013, %s en 2023, dólares de 2020).", decimal("%.1f", want), decimal("%.3g", first), decimal("%.3g", last))
 	case within(times, 1/want, 0.1):
 		return wrong(label, "has dividido al revés: el precio de 2013 va en el numerador (la respuesta es mayor que 1).")
 	case within(times, first-last, 0.1):
 		return wrong(label, "eso es la diferencia de precios en US$/GB; «cuántas veces más barato» es un cociente.")
 	}
-	return wrong(label, `no es %s. Divide precio("solid-state drive", 2013).PriceUSDPerGB entre el de 2023 (dólares de 2020, los de precio()).`, nb01Dec("%g", times))
+	return wrong(label, `no es %s. Divide precio("solid-state drive", 2013).PriceUSDPerGB entre el de 2023 (dólares de 2020, los de precio()).`, decimal("%g", times))
 }
 
 // nb01SSDPrices returns the SSD prices in constant dollars of 2013 and 2023
@@ -43,22 +40,4 @@ func nb01SSDPrices() (y2013, y2023 float64) {
 		}
 	}
 	return y2013, y2023
-}
-
-// nb01Dec formats one number (format has a single verb) with a decimal
-// comma, as Spanish writes it: nb01Dec("%.1f", 26.8) is "26,8".
-func nb01Dec(format string, v float64) string {
-	return strings.ReplaceAll(fmt.Sprintf(format, v), ".", ",")
-}
-
-// nb01Int writes n with a point between thousands, as Spanish does: 8.889.
-func nb01Int(n int) string {
-	s := strings.TrimPrefix(fmt.Sprint(n), "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	if n < 0 {
-		return "-" + s
-	}
-	return s
 }

@@ -152,7 +152,7 @@ func InitialLetterJob(ctx context.Context, job mapreduce.Job, d *mapreduce.DFS, 
 		return wrong(label, "el trabajo falló: %v", err)
 	case maps.Equal(rep.Output, want):
 		top := slices.SortedFunc(maps.Keys(want), func(a, b string) int { return int(want[b] - want[a]) })[0]
-		return correct(label, "%d iniciales distintas; la más frecuente es «%s», con %s palabras.", len(want), top, nb01Int(int(want[top])))
+		return correct(label, "%d iniciales distintas; la más frecuente es «%s», con %s palabras.", len(want), top, thousands(int(want[top])))
 	case maps.Equal(rep.Output, words.Output):
 		return wrong(label, "tu trabajo cuenta palabras enteras: la clave es solo la primera letra de cada palabra.")
 	}
@@ -163,7 +163,7 @@ func InitialLetterJob(ctx context.Context, job mapreduce.Job, d *mapreduce.DFS, 
 	}
 	if slices.Equal(slices.Sorted(maps.Keys(rep.Output)), slices.Sorted(maps.Keys(want))) {
 		k := slices.Sorted(maps.Keys(want))[0]
-		return wrong(label, "las claves están bien, pero no las cuentas (para «%s» das %s y son %s): Reduce debe sumar todos los valores de la clave (y Combine, si lo usas, también).", k, nb01Int(int(rep.Output[k])), nb01Int(int(want[k])))
+		return wrong(label, "las claves están bien, pero no las cuentas (para «%s» das %s y son %s): Reduce debe sumar todos los valores de la clave (y Combine, si lo usas, también).", k, thousands(int(rep.Output[k])), thousands(int(want[k])))
 	}
 	return wrong(label, "esperaba %d claves, una por inicial (%s…), y tu trabajo da %d (%s…).", len(want), nb01aFirstKeys(want), len(rep.Output), nb01aFirstKeys(rep.Output))
 }

@@ -42,7 +42,7 @@ func StoreUnitsQuery(ctx context.Context, db bigdata.Engine, sales, query string
 	}
 	switch got {
 	case want.units:
-		return correct(label, "la tienda T-007 vendió %s unidades.", nb01Int(int(got)))
+		return correct(label, "la tienda T-007 vendió %s unidades.", thousands(int(got)))
 	case want.allUnits:
 		return wrong(label, "son las unidades de todas las tiendas: filtra las líneas de la tienda 'T-007' con WHERE.")
 	case want.lines:

@@ -28,7 +28,7 @@ func MinWatermarkLateness(ms int, events []stream.Event) Result {
 		return w.Late
 	}
 	if n := late(ms); n > 0 {
-		return wrong(label, "con %d ms aún se descartan %s de %s eventos: sube el retraso.", ms, nb01Int(n), nb01Int(len(events)))
+		return wrong(label, "con %d ms aún se descartan %s de %s eventos: sube el retraso.", ms, thousands(n), thousands(len(events)))
 	}
 	if ms >= 50 && late(ms-50) == 0 {
 		return wrong(label, "con %d ms no se pierde nada, pero con %d ms tampoco: busca el menor. La marca de agua parte del mayor tiempo de evento visto, y ese evento también pudo llegar con retraso.", ms, ms-50)
@@ -36,7 +36,7 @@ func MinWatermarkLateness(ms int, events []stream.Event) Result {
 	if ms == 0 {
 		return correct(label, "con estos eventos ni siquiera hace falta retraso.")
 	}
-	return correct(label, "%d ms es el menor retraso sin pérdidas (con %d ms se descartan %s eventos); a cambio, cada ventana se emite %d ms más tarde.", ms, ms-50, nb01Int(late(ms-50)), ms)
+	return correct(label, "%d ms es el menor retraso sin pérdidas (con %d ms se descartan %s eventos); a cambio, cada ventana se emite %d ms más tarde.", ms, ms-50, thousands(late(ms-50)), ms)
 }
 
 // MicroBatchMedianLatency checks exercise 2 of 01c-streaming: the student's

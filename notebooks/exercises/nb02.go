@@ -21,15 +21,15 @@ func KaplanDataFactor(k float64) Result {
 	want := math.Pow(0.9, -1/law.AlphaD)
 	switch {
 	case within(k, want, 0.05):
-		return correct(label, "×%s: con α_D = %s, triplicar los datos solo baja la pérdida un 10 %%.", nb01Dec("%.1f", want), nb01Dec("%g", law.AlphaD))
+		return correct(label, "×%s: con α_D = %s, triplicar los datos solo baja la pérdida un 10 %%.", decimal("%.1f", want), decimal("%g", law.AlphaD))
 	case within(k, math.Pow(0.9, -1/law.AlphaN), 0.05):
-		return wrong(label, "ese es el factor de los parámetros (α_N = %s); para los datos usa α_D = %s.", nb01Dec("%g", law.AlphaN), nb01Dec("%g", law.AlphaD))
+		return wrong(label, "ese es el factor de los parámetros (α_N = %s); para los datos usa α_D = %s.", decimal("%g", law.AlphaN), decimal("%g", law.AlphaD))
 	case within(k, 1/want, 0.05) || k < 1:
 		return wrong(label, "para bajar la pérdida hacen falta más datos, no menos: el factor es mayor que 1.")
 	case within(k, math.Pow(1.1, 1/law.AlphaD), 0.03):
 		return wrong(label, "bajar la pérdida un 10 %% es multiplicarla por 0,9, no dividirla entre 1,1.")
 	}
-	return wrong(label, "no es %s. Despeja k de k^(−α_D) = 0,9 con α_D = %s: k = 0,9^(−1/α_D).", nb01Dec("%g", k), nb01Dec("%g", law.AlphaD))
+	return wrong(label, "no es %s. Despeja k de k^(−α_D) = 0,9 con α_D = %s: k = 0,9^(−1/α_D).", decimal("%g", k), decimal("%g", law.AlphaD))
 }
 
 // nb02Base and nb02Sizes are the small data sweep DataSizeSweep runs: one
@@ -91,7 +91,7 @@ func DataSizeSweep(sweep func(base scaling.ExperimentConfig, sizes []int) []floa
 			return correct(label, "tus pérdidas coinciden con las de scaling.Run (el ajuste no converge: %v).", err)
 		}
 		return correct(label, "tus %d pérdidas coinciden con las de scaling.Run. Ajuste: L(D) = %s·D^(−%s) + %s: α = %s en esta tarea, frente al α_D = %s de Kaplan para texto.",
-			len(got), nb01Dec("%.3g", law.A), nb01Dec("%.2f", law.Alpha), nb01Dec("%.3g", law.C), nb01Dec("%.2f", law.Alpha), nb01Dec("%g", facts.Kaplan().AlphaD))
+			len(got), decimal("%.3g", law.A), decimal("%.2f", law.Alpha), decimal("%.3g", law.C), decimal("%.2f", law.Alpha), decimal("%g", facts.Kaplan().AlphaD))
 	case same(got, train):
 		return wrong(label, "son las pérdidas de entrenamiento (TrainLoss); la ley de escala mide la de test, en ejemplos que el alumno no ha visto (TestLoss).")
 	case nb02Constant(got):
@@ -100,7 +100,7 @@ func DataSizeSweep(sweep func(base scaling.ExperimentConfig, sizes []int) []floa
 		return wrong(label, "las pérdidas están al revés: devuélvelas en el orden de tamanos.")
 	}
 	return wrong(label, "con %d ejemplos das %s y scaling.Run da %s: entrena base sin cambiar nada más que Samples y toma Points[0].TestLoss.",
-		nb02Sizes[0], nb01Dec("%.4g", got[0]), nb01Dec("%.4g", test[0]))
+		nb02Sizes[0], decimal("%.4g", got[0]), decimal("%.4g", test[0]))
 }
 
 // nb02Float converts sizes to float64, for FitPowerLaw.

@@ -23,15 +23,15 @@ func GPUsFor30Days(gpus int) Result {
 	days := plan.DaysOn(gpuHours, gpus)
 	switch {
 	case within(days, 30, 0.05):
-		return correct(label, "con %s GPUs, %s GPU-horas son %s días.", nb01Int(gpus), nb01Int(int(gpuHours)), nb01Dec("%.1f", days))
+		return correct(label, "con %s GPUs, %s GPU-horas son %s días.", thousands(gpus), thousands(int(gpuHours)), decimal("%.1f", days))
 	case within(float64(gpus), gpuHours/30, 0.05):
 		return wrong(label, "has dividido entre 30 días, pero las GPU-horas cuentan horas: cada día tiene 24.")
 	case gpus == 2048:
-		return wrong(label, "2.048 es la cifra del curso, y con ellas harían falta %s días, no 30.", nb01Dec("%.0f", days))
+		return wrong(label, "2.048 es la cifra del curso, y con ellas harían falta %s días, no 30.", decimal("%.0f", days))
 	case within(float64(gpus), gpuHours/(24*365.25), 0.05):
 		return wrong(label, "eso son los años que tardaría una sola GPU; la pregunta pide GPUs en paralelo durante 30 días.")
 	}
-	return wrong(label, "con %s GPUs harían falta %s días, no 30: GPU-horas ÷ (días × 24 horas).", nb01Int(gpus), nb01Dec("%.1f", days))
+	return wrong(label, "con %s GPUs harían falta %s días, no 30: GPU-horas ÷ (días × 24 horas).", thousands(gpus), decimal("%.1f", days))
 }
 
 // nb03Llama3GPUHours returns the GPU-hours of Llama 3 70B in Meta's model card

@@ -1,9 +1,7 @@
 package exercises
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"github.com/dlbd/dlbd/dl/plan"
 	"github.com/dlbd/dlbd/facts"
@@ -42,7 +40,7 @@ func AllReduce64Seconds(seconds float64) Result {
 	case seconds == 0:
 		return blank(label, "Escribe en segundos64 los segundos del all-reduce de 140 GB entre 64 GPUs por InfiniBand NDR, con la fórmula t = 2(n−1)/n · S/B de la sección de redes.")
 	case within(seconds, want, 0.01):
-		return correct(label, "%s s: en anillo, el tiempo casi no depende del número de GPUs (con 8 eran %s s).", nb04Decimal("%.2f", want), nb04Decimal("%.2f", nb04RingSeconds(8, nb04Gradients, b)))
+		return correct(label, "%s s: en anillo, el tiempo casi no depende del número de GPUs (con 8 eran %s s).", decimal("%.2f", want), decimal("%.2f", nb04RingSeconds(8, nb04Gradients, b)))
 	case within(seconds, nb04RingSeconds(8, nb04Gradients, b), 0.01):
 		return wrong(label, "ese es el tiempo con n = 8, el de la celda de la red; el ejercicio pide n = 64 GPUs.")
 	case within(seconds, 2*nb04Gradients/b, 0.01):
@@ -50,9 +48,9 @@ func AllReduce64Seconds(seconds float64) Result {
 	case within(seconds, want/2, 0.01):
 		return wrong(label, "en anillo cada GPU envía y recibe 2(n−1)/n·S bytes: la mitad en el reduce-scatter y la otra mitad en el all-gather. ¿Olvidaste el 2?")
 	case within(seconds, want*8, 0.01):
-		return wrong(label, "B va en bytes por segundo: los %s GB/s por sentido de interconnects.csv, no los Gb/s de la velocidad de línea (8 bits por byte).", nb04Decimal("%g", b/1e9))
+		return wrong(label, "B va en bytes por segundo: los %s GB/s por sentido de interconnects.csv, no los Gb/s de la velocidad de línea (8 bits por byte).", decimal("%g", b/1e9))
 	}
-	return wrong(label, "con n = 64, S = 140·10⁹ bytes y B = ancho de banda por sentido de InfiniBand NDR en bytes/s (enlace(\"InfiniBand NDR\").GBsPerDirection × 10⁹), t = 2(n−1)/n · S/B; tu respuesta es %s s.", nb04Decimal("%g", seconds))
+	return wrong(label, "con n = 64, S = 140·10⁹ bytes y B = ancho de banda por sentido de InfiniBand NDR en bytes/s (enlace(\"InfiniBand NDR\").GBsPerDirection × 10⁹), t = 2(n−1)/n · S/B; tu respuesta es %s s.", decimal("%g", seconds))
 }
 
 // TPU7xChips checks exercise 2 of notebook 04: the fewest TPU7x that hold
@@ -82,12 +80,5 @@ func TPU7xChips(chips int) Result {
 	case chips == need(2):
 		return wrong(label, "eso cabe solo con los pesos en BF16 (2 bytes por parámetro, la celda de los chips de SRAM). Con Adam en precisión mixta son 16 bytes por parámetro.")
 	}
-	return wrong(label, "los estados ocupan 16 bytes por cada parámetro de plan.Llama3_70B; divide entre los %s GB de una TPU7x (en bytes, ×10⁹) y redondea hacia arriba. Tu respuesta es %d.", nb04Decimal("%g", tpu.MemoryGB), chips)
-}
-
-// nb04Decimal formats x with format (a verb for one float, e.g. "%.2f")
-// and a decimal comma, as Spanish prose writes numbers: 5,51.  The
-// checkers of notebooks 04–07 use it in their notes.
-func nb04Decimal(format string, x float64) string {
-	return strings.Replace(fmt.Sprintf(format, x), ".", ",", 1)
+	return wrong(label, "los estados ocupan 16 bytes por cada parámetro de plan.Llama3_70B; divide entre los %s GB de una TPU7x (en bytes, ×10⁹) y redondea hacia arriba. Tu respuesta es %d.", decimal("%g", tpu.MemoryGB), chips)
 }

@@ -121,7 +121,7 @@ func Conv2dAsMatMul(f func(x, w *dl.Tensor) *dl.Tensor) Result {
 		if nb05MaxDiff(got, want) <= 1e-4 {
 			continue
 		}
-		return wrong(label, "con x %v y w %v tus valores no son los de dl.Conv2dNaive (diferencia relativa %s): %s", x.Shape(), w.Shape(), nb04Decimal("%.2g", nb05MaxDiff(got, want)), nb05ConvHint(got, x, w))
+		return wrong(label, "con x %v y w %v tus valores no son los de dl.Conv2dNaive (diferencia relativa %s): %s", x.Shape(), w.Shape(), decimal("%.2g", nb05MaxDiff(got, want)), nb05ConvHint(got, x, w))
 	}
 	return correct(label, "im2col con Narrow y Stack y un solo MatMul dan la convolución de dl.Conv2dNaive en %d formas.", len(nb05ConvShapes))
 }
@@ -161,13 +161,13 @@ func MatMulGFLOP(gflop float64) Result {
 	case gflop == 0:
 		return blank(label, "Escribe en gflop2048 los GFLOP (miles de millones de operaciones de coma flotante) de un producto de matrices 2048×2048 por 2048×2048.")
 	case within(gflop, want, 1e-3):
-		return correct(label, "%s GFLOP.", nb04Decimal("%.1f", want))
+		return correct(label, "%s GFLOP.", decimal("%.1f", want))
 	case within(gflop, want/2, 1e-3):
 		return wrong(label, "has contado multiplicaciones-suma (n³). En FLOP se cuentan la multiplicación y la suma por separado: 2n³.")
 	case within(gflop, want*1e9, 1e-3), within(gflop, want*1e9/2, 1e-3):
 		return wrong(label, "la respuesta va en GFLOP: divide los FLOP entre 10⁹.")
 	}
-	return wrong(label, "cada elemento de C es un producto escalar de longitud n (n multiplicaciones y n sumas), y hay n² elementos. Tu respuesta es %s GFLOP.", nb04Decimal("%g", gflop))
+	return wrong(label, "cada elemento de C es un producto escalar de longitud n (n multiplicaciones y n sumas), y hay n² elementos. Tu respuesta es %s GFLOP.", decimal("%g", gflop))
 }
 
 // NaiveSeconds4096 checks exercise 4 of notebook 05: the seconds the naive
@@ -192,7 +192,7 @@ func NaiveSeconds4096(seconds float64, rs []bench.MatMulResult) Result {
 	want := naive.Seconds * math.Pow(ratio, 3)
 	switch {
 	case within(seconds, want, 0.25):
-		return correct(label, "unos %.0f s (%s minutos) con tu medida: naive con n=%d tardó %s s.", want, nb04Decimal("%.1f", want/60), naive.Size, nb04Decimal("%.3g", naive.Seconds))
+		return correct(label, "unos %.0f s (%s minutos) con tu medida: naive con n=%d tardó %s s.", want, decimal("%.1f", want/60), naive.Size, decimal("%.3g", naive.Seconds))
 	case within(seconds, naive.Seconds*ratio*ratio, 0.25):
 		return wrong(label, "has escalado con n²; el producto hace n³ multiplicaciones-suma, así que el tiempo crece como n³.")
 	case within(seconds, want/60, 0.25):
@@ -200,5 +200,5 @@ func NaiveSeconds4096(seconds float64, rs []bench.MatMulResult) Result {
 	case within(seconds, bench.FLOPs(4096)/(naive.GFLOPS*1e9)/2, 0.25) || within(seconds, 2*bench.FLOPs(4096)/(naive.GFLOPS*1e9), 0.25):
 		return wrong(label, "con GFLOP/s, el tiempo es 2n³ FLOP entre los FLOP/s (GFLOP/s × 10⁹); revisa el factor 2.")
 	}
-	return wrong(label, "parte del tiempo de naive con el mayor n medido en la tabla (n=%d) y escálalo como n³ hasta 4096. Tu respuesta es %s s.", naive.Size, nb04Decimal("%g", seconds))
+	return wrong(label, "parte del tiempo de naive con el mayor n medido en la tabla (n=%d) y escálalo como n³ hasta 4096. Tu respuesta es %s s.", naive.Size, decimal("%g", seconds))
 }

@@ -34,13 +34,13 @@ func CheckpointSegments(segments int) Result {
 	case segments == 0:
 		return blank(label, "Escribe en segmentos100 el número de segmentos s que hace mínimo el pico s − 1 + 100/s.")
 	case segments == best:
-		return correct(label, "%d segmentos: un pico de %s activaciones en lugar de %d.", best, nb04Decimal("%g", nb07Peak(layers, best)), layers)
+		return correct(label, "%d segmentos: un pico de %s activaciones en lugar de %d.", best, decimal("%g", nb07Peak(layers, best)), layers)
 	case segments < 0 || segments > layers:
 		return wrong(label, "s va de 1 (un solo segmento, sin recalcular nada) a %d (uno por capa); tu respuesta es %d.", layers, segments)
 	case segments == 1 || segments == layers:
-		return wrong(label, "con s = %d el pico es %s activaciones, lo mismo que sin checkpointing. El mínimo está en medio: s − 1 crece con s y 100/s decrece.", segments, nb04Decimal("%g", nb07Peak(layers, segments)))
+		return wrong(label, "con s = %d el pico es %s activaciones, lo mismo que sin checkpointing. El mínimo está en medio: s − 1 crece con s y 100/s decrece.", segments, decimal("%g", nb07Peak(layers, segments)))
 	}
-	return wrong(label, "con s = %d el pico es %s activaciones. El mínimo está donde se equilibran los dos sumandos, s y 100/s: prueba valores a los dos lados.", segments, nb04Decimal("%.1f", nb07Peak(layers, segments)))
+	return wrong(label, "con s = %d el pico es %s activaciones. El mínimo está donde se equilibran los dos sumandos, s y 100/s: prueba valores a los dos lados.", segments, decimal("%.1f", nb07Peak(layers, segments)))
 }
 
 // nb07Scaler is exercise 2's sequence of steps: overflows, then clean
@@ -87,9 +87,9 @@ func GradScalerFinalScale(scale float64) Result {
 		return wrong(label, "cada paso con desbordamiento divide la escala entre 2 (y salta el paso) antes de los pasos limpios.")
 	}
 	if within(scale, down*math.Pow(2, float64(nb07Clean)/2000), 1e-3) {
-		return wrong(label, "la escala crece a saltos, solo cuando se completan 2000 pasos limpios seguidos: %d pasos son %d saltos, no %s.", nb07Clean, nb07Clean/2000, nb04Decimal("%g", float64(nb07Clean)/2000))
+		return wrong(label, "la escala crece a saltos, solo cuando se completan 2000 pasos limpios seguidos: %d pasos son %d saltos, no %s.", nb07Clean, nb07Clean/2000, decimal("%g", float64(nb07Clean)/2000))
 	}
-	return wrong(label, "cuenta por separado: cada desbordamiento divide entre 2, y cada bloque completo de 2000 pasos limpios multiplica por 2. Tu respuesta es %s.", nb04Decimal("%g", scale))
+	return wrong(label, "cuenta por separado: cada desbordamiento divide entre 2, y cada bloque completo de 2000 pasos limpios multiplica por 2. Tu respuesta es %s.", decimal("%g", scale))
 }
 
 // nb07Fact returns the value of the row of clusters.csv whose entity
@@ -116,13 +116,13 @@ func InterruptionHours(hours float64) Result {
 	case hours == 0:
 		return blank(label, "Escribe en horasEntreFallos las horas que pasan, de media, entre dos interrupciones del entrenamiento.")
 	case within(hours, want, 0.05):
-		return correct(label, "%s horas: a esta escala los fallos son rutina.", nb04Decimal("%.1f", want))
+		return correct(label, "%s horas: a esta escala los fallos son rutina.", decimal("%.1f", want))
 	case within(hours, days/n, 0.05):
 		return wrong(label, "eso son días entre interrupciones; la respuesta va en horas.")
 	case within(hours, n/(days*24), 0.05):
 		return wrong(label, "eso son interrupciones por hora; el ejercicio pide lo inverso, horas por interrupción.")
 	}
-	return wrong(label, "divide las horas del periodo entre el número de interrupciones. Tu respuesta es %s.", nb04Decimal("%g", hours))
+	return wrong(label, "divide las horas del periodo entre el número de interrupciones. Tu respuesta es %s.", decimal("%g", hours))
 }
 
 // GPUHoursMillions checks exercise 5 of notebook 07: the millions of H100
@@ -139,7 +139,7 @@ func GPUHoursMillions(millions float64) Result {
 	case millions == 0:
 		return blank(label, "Escribe en millonesGPUHoras los millones de GPU-horas de H100 para 3,8·10²⁵ FLOPs a un MFU del 40 %%.")
 	case within(millions, want, 0.05):
-		return correct(label, "%s M GPU-horas.", nb04Decimal("%.1f", want))
+		return correct(label, "%s M GPU-horas.", decimal("%.1f", want))
 	case within(millions, want*1e6, 0.05):
 		return wrong(label, "eso son GPU-horas; la respuesta va en millones (divide entre 10⁶).")
 	case within(millions, want*mfu, 0.05):
@@ -149,5 +149,5 @@ func GPUHoursMillions(millions float64) Result {
 	case within(millions, want*3600, 0.05):
 		return wrong(label, "eso son GPU-segundos: divide entre 3600 para tener horas.")
 	}
-	return wrong(label, "FLOPs entre (pico BF16 de la H100 × MFU) da segundos de una GPU; plan.GPUHoursFor(flops, h100(), mfu) hace la cuenta. Tu respuesta es %s.", nb04Decimal("%g", millions))
+	return wrong(label, "FLOPs entre (pico BF16 de la H100 × MFU) da segundos de una GPU; plan.GPUHoursFor(flops, h100(), mfu) hace la cuenta. Tu respuesta es %s.", decimal("%g", millions))
 }

@@ -169,7 +169,7 @@ func nb07AMPLosses(label string, got, want nb07AMPResult) Result {
 		case g > 1000*w:
 			return wrong(label, "el entrenamiento es correcto, pero devuelves la pérdida escalada (multiplicada por la escala del GradScaler); devuelve loss.Item(), la de antes de scaler.Scale.")
 		default:
-			return wrong(label, "el entrenamiento es correcto, pero la pérdida que devuelves en el paso %d es %s y debería ser %s: devuelve loss.Item().", i+1, nb04Decimal("%g", g), nb04Decimal("%g", w))
+			return wrong(label, "el entrenamiento es correcto, pero la pérdida que devuelves en el paso %d es %s y debería ser %s: devuelve loss.Item().", i+1, decimal("%g", g), decimal("%g", w))
 		}
 	}
 	return correct(label, "los mismos pesos que el bucle de referencia tras %d pasos, de los que el GradScaler saltó %d por desbordamiento en float16 (escala inicial 2²¹, final %.0f).", nb07AMPSteps, want.skipped, want.scale)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/data"
@@ -66,13 +64,13 @@ func SamplerIndicesPerRank(indices int) Result {
 	case 0:
 		return blank(label, "Escribe en respuesta2 cuántos índices recibe cada rank.")
 	case want:
-		return correct(label, "%d índices por rank: %s en total, %d repetidos del principio.", want, nb08Int(want*ranks), want*ranks-n)
+		return correct(label, "%d índices por rank: %s en total, %d repetidos del principio.", want, thousands(want*ranks), want*ranks-n)
 	case dropLast:
 		return wrong(label, "eso es con DropLast, que corta la cola; sin él se rellena hasta que todos tengan el mismo número.")
 	case n:
-		return wrong(label, "la pregunta es por rank: los %s ejemplos se reparten entre %d ranks.", nb08Int(n), ranks)
+		return wrong(label, "la pregunta es por rank: los %s ejemplos se reparten entre %d ranks.", thousands(n), ranks)
 	}
-	return wrong(label, "los %s ejemplos se reparten entre %d ranks y, sin DropLast, todos reciben el mismo número de índices: ¿redondeas hacia arriba?", nb08Int(n), ranks)
+	return wrong(label, "los %s ejemplos se reparten entre %d ranks y, sin DropLast, todos reciben el mismo número de índices: ¿redondeas hacia arriba?", thousands(n), ranks)
 }
 
 // DDPStepsPerEpoch checks exercise 3 of notebook 08: stepsPerEpoch(examples,
@@ -169,7 +167,7 @@ func DDPStep(step func(r *dist.Rank, m nn.Module, opt optim.Optimizer, x, y *dl.
 	}
 	for r := 1; r < nb08Ranks; r++ {
 		if d := nb08MaxDiff(weights[r], w0); d > 1e-9 {
-			return wrong(label, "el rank %d termina con pesos distintos de los del rank 0 (hasta %s): cada rank ha usado solo su gradiente; falta el all-reduce de los gradientes de todos los parámetros.", r, nb08Num("%.1e", d))
+			return wrong(label, "el rank %d termina con pesos distintos de los del rank 0 (hasta %s): cada rank ha usado solo su gradiente; falta el all-reduce de los gradientes de todos los parámetros.", r, decimal("%.1e", d))
 		}
 	}
 	ref := nb08Single(x, y, nb08LR, true)
@@ -180,7 +178,7 @@ func DDPStep(step func(r *dist.Rank, m nn.Module, opt optim.Optimizer, x, y *dl.
 	case d > 1e-9 && nb08MaxDiff(w0, nb08Single(x, y, nb08LR, false)) <= 1e-9:
 		return wrong(label, "los gradientes se acumulan de un paso a otro: ponlos a cero (opt.ZeroGrad()) antes del backward.")
 	case d > 1e-9:
-		return wrong(label, "los ranks coinciden entre sí pero no con un dispositivo con el lote completo (diferencia %s): haz el all-reduce después del backward y antes de opt.Step(), con la entropía cruzada como pérdida.", nb08Num("%.1e", d))
+		return wrong(label, "los ranks coinciden entre sí pero no con un dispositivo con el lote completo (diferencia %s): haz el all-reduce después del backward y antes de opt.Step(), con la entropía cruzada como pérdida.", decimal("%.1e", d))
 	}
 	if grads[0] != nil {
 		for r := 1; r < nb08Ranks; r++ {
@@ -190,7 +188,7 @@ func DDPStep(step func(r *dist.Rank, m nn.Module, opt optim.Optimizer, x, y *dl.
 		}
 	}
 	return correct(label, "tus %d ranks terminan %d pasos con los pesos de un dispositivo con el lote de %d (diferencia máxima %s).",
-		nb08Ranks, nb08Steps, nb08Ranks*nb08PerRank, nb08Num("%.1e", d))
+		nb08Ranks, nb08Steps, nb08Ranks*nb08PerRank, decimal("%.1e", d))
 }
 
 // nb08Data returns the examples of every step (x [n, 2] float64) and their
@@ -265,25 +263,4 @@ func nb08SameWeights(ws [][]float64) bool {
 		}
 	}
 	return true
-}
-
-// nb08Num formats x with format (one number) and a decimal comma, as the
-// notebooks write numbers in Spanish: nb08Num("%.2f", 3.75) is "3,75".
-func nb08Num(format string, x float64) string {
-	return strings.Replace(fmt.Sprintf(format, x), ".", ",", 1)
-}
-
-// nb08Int writes n with a dot between thousands, as Spanish prose does:
-// nb08Int(1280) is "1.280".
-func nb08Int(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

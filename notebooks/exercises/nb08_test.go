@@ -2,7 +2,6 @@ package exercises
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
@@ -11,30 +10,18 @@ import (
 	"github.com/dlbd/dlbd/dl/optim"
 )
 
-// nb08Check (the tests of notebooks 08–11 use it) reports whether r is
-// right (ok), blank, or wrong with a hint that contains hint.
-func nb08Check(t *testing.T, name string, r Result, ok, isBlank bool, hint string) {
-	t.Helper()
-	if r.OK != ok || r.Blank != isBlank || !strings.Contains(r.Note, hint) {
-		t.Errorf("%s = %+v; want OK %v, Blank %v, a note with %q", name, r, ok, isBlank, hint)
-	}
-	if r.Label == "" || r.String() == "" {
-		t.Errorf("%s: empty label or line: %+v", name, r)
-	}
-}
-
 func TestRingAllReduceSteps(t *testing.T) {
-	nb08Check(t, "RingAllReduceSteps(14)", RingAllReduceSteps(14), true, false, "7 de reduce-scatter")
-	nb08Check(t, "RingAllReduceSteps(7)", RingAllReduceSteps(7), false, false, "una de las dos fases")
-	nb08Check(t, "RingAllReduceSteps(16)", RingAllReduceSteps(16), false, false, "n−1 pasos, no n")
-	nb08Check(t, "RingAllReduceSteps(0)", RingAllReduceSteps(0), false, true, "respuesta1")
+	expect(t, "RingAllReduceSteps(14)", RingAllReduceSteps(14), true, false, "7 de reduce-scatter")
+	expect(t, "RingAllReduceSteps(7)", RingAllReduceSteps(7), false, false, "una de las dos fases")
+	expect(t, "RingAllReduceSteps(16)", RingAllReduceSteps(16), false, false, "n−1 pasos, no n")
+	expect(t, "RingAllReduceSteps(0)", RingAllReduceSteps(0), false, true, "respuesta1")
 }
 
 func TestSamplerIndicesPerRank(t *testing.T) {
-	nb08Check(t, "SamplerIndicesPerRank(167)", SamplerIndicesPerRank(167), true, false, "2 repetidos")
-	nb08Check(t, "SamplerIndicesPerRank(166)", SamplerIndicesPerRank(166), false, false, "DropLast")
-	nb08Check(t, "SamplerIndicesPerRank(4)", SamplerIndicesPerRank(4), false, false, "redondeas hacia arriba")
-	nb08Check(t, "SamplerIndicesPerRank(0)", SamplerIndicesPerRank(0), false, true, "respuesta2")
+	expect(t, "SamplerIndicesPerRank(167)", SamplerIndicesPerRank(167), true, false, "2 repetidos")
+	expect(t, "SamplerIndicesPerRank(166)", SamplerIndicesPerRank(166), false, false, "DropLast")
+	expect(t, "SamplerIndicesPerRank(4)", SamplerIndicesPerRank(4), false, false, "redondeas hacia arriba")
+	expect(t, "SamplerIndicesPerRank(0)", SamplerIndicesPerRank(0), false, true, "respuesta2")
 }
 
 func TestDDPStepsPerEpoch(t *testing.T) {
@@ -53,7 +40,7 @@ func TestDDPStepsPerEpoch(t *testing.T) {
 		{"blank", func(e, p, r int) int { return 0 }, false, true, "pasosPorEpoca"},
 		{"nil", nil, false, true, "pasosPorEpoca"},
 	} {
-		nb08Check(t, "DDPStepsPerEpoch("+c.name+")", DDPStepsPerEpoch(c.f), c.ok, c.isBlank, c.hint)
+		expect(t, "DDPStepsPerEpoch("+c.name+")", DDPStepsPerEpoch(c.f), c.ok, c.isBlank, c.hint)
 	}
 }
 
@@ -132,7 +119,7 @@ func TestDDPStep(t *testing.T) {
 		{"nil", nil, false, true, "pasoDDP"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			nb08Check(t, "DDPStep", DDPStep(c.f), c.ok, c.isBlank, c.hint)
+			expect(t, "DDPStep", DDPStep(c.f), c.ok, c.isBlank, c.hint)
 		})
 	}
 }
@@ -143,12 +130,4 @@ func ExampleSamplerIndicesPerRank() {
 	// Output:
 	// Ejercicio 2: aún sin respuesta. Escribe en respuesta2 cuántos índices recibe cada rank.
 	// Ejercicio 2: todavía no. Pista: eso es con DropLast, que corta la cola; sin él se rellena hasta que todos tengan el mismo número.
-}
-
-func TestNb08Int(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1.000", 1280: "1.280", -4206592: "-4.206.592", 1234567890: "1.234.567.890"} {
-		if got := nb08Int(n); got != want {
-			t.Errorf("nb08Int(%d) = %q; want %q", n, got, want)
-		}
-	}
 }

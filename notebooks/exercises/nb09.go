@@ -28,15 +28,15 @@ func BubbleMicroBatches(m int) Result {
 	case m == 0:
 		return blank(label, "Escribe en microLotes el número mínimo de micro-lotes.")
 	case m == want:
-		return correct(label, "m = %d: burbuja del %s %%.", m, nb08Num("%.2f", 100*parallel.BubbleFraction(p, m)))
+		return correct(label, "m = %d: burbuja del %s %%.", m, decimal("%.2f", 100*parallel.BubbleFraction(p, m)))
 	case m < 0:
 		return wrong(label, "el número de micro-lotes es positivo.")
 	case parallel.BubbleFraction(p, m) == limit:
 		return wrong(label, "con m = %d la burbuja es justo el 10 %%; tiene que ser menor.", m)
 	case parallel.BubbleFraction(p, m) > limit:
-		return wrong(label, "con m = %d la burbuja es del %s %%: hacen falta más micro-lotes.", m, nb08Num("%.1f", 100*parallel.BubbleFraction(p, m)))
+		return wrong(label, "con m = %d la burbuja es del %s %%: hacen falta más micro-lotes.", m, decimal("%.1f", 100*parallel.BubbleFraction(p, m)))
 	}
-	return wrong(label, "con m = %d la burbuja es del %s %%, pero se puede con menos micro-lotes: busca el mínimo.", m, nb08Num("%.1f", 100*parallel.BubbleFraction(p, m)))
+	return wrong(label, "con m = %d la burbuja es del %s %%, pero se puede con menos micro-lotes: busca el mínimo.", m, decimal("%.1f", 100*parallel.BubbleFraction(p, m)))
 }
 
 // The case of exercise 2 of notebook 09: Llama 3 70B on TP 8 × PP 4 with
@@ -61,7 +61,7 @@ func TPAllReducesPerStep(n int) Result {
 		return blank(label, "Escribe en allReduces los all-reduce de TP que hace cada GPU en un paso.")
 	case want:
 		return correct(label, "%s = %d por bloque (%d en forward y %d en backward) × %d bloques por etapa × %d micro-lotes.",
-			nb08Int(want), fwd+bwd, fwd, bwd, perStage, nb09MicroBatches)
+			thousands(want), fwd+bwd, fwd, bwd, perStage, nb09MicroBatches)
 	case (fwd + bwd) * layers * nb09MicroBatches, (fwd + bwd) * layers:
 		return wrong(label, "cada GPU solo tiene los bloques de su etapa del pipeline: %d bloques entre %d etapas.", layers, nb09PP)
 	case (fwd + bwd) * perStage:
@@ -179,7 +179,7 @@ func TensorParallelMLP(mlp func(r *dist.Rank, a, b *nn.Linear, x *dl.Tensor) *dl
 		case nb09Diff(outs, want, bias, nb09TP-1) <= 1e-12:
 			return wrong(label, "el sesgo de b se suma en cada rank antes del all-reduce y acaba sumado %d veces: súmalo una vez, después de g.", nb09TP)
 		}
-		return wrong(label, "la salida no es la del MLP denso (diferencia %s): a se parte por sus filas (features de salida, con su trozo de a.Bias), GeLU, y b por sus columnas (features de entrada).", nb08Num("%.1e", d))
+		return wrong(label, "la salida no es la del MLP denso (diferencia %s): a se parte por sus filas (features de salida, con su trozo de a.Bias), GeLU, y b por sus columnas (features de entrada).", decimal("%.1e", d))
 	}
 	if res, done := nb09RunResult(label, run(true)); done {
 		return res
@@ -193,7 +193,7 @@ func TensorParallelMLP(mlp func(r *dist.Rank, a, b *nn.Linear, x *dl.Tensor) *dl
 		if nb09SumDiff(grads, wantGrad, nil) <= 1e-12 {
 			return wrong(label, "la salida es correcta, pero en backward cada rank tiene solo su parte del gradiente de x: la entrada entra por f (parallel.CopyToTP), que los suma.")
 		}
-		return wrong(label, "la salida es correcta, pero el gradiente de x no es el del MLP denso (diferencia %s).", nb08Num("%.1e", d))
+		return wrong(label, "la salida es correcta, pero el gradiente de x no es el del MLP denso (diferencia %s).", decimal("%.1e", d))
 	}
 	return correct(label, "los %d ranks devuelven la salida del MLP denso, y x recibe su gradiente completo en backward.", nb09TP)
 }

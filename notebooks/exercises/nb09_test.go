@@ -11,20 +11,20 @@ import (
 )
 
 func TestBubbleMicroBatches(t *testing.T) {
-	nb08Check(t, "BubbleMicroBatches(64)", BubbleMicroBatches(64), true, false, "m = 64")
-	nb08Check(t, "BubbleMicroBatches(63)", BubbleMicroBatches(63), false, false, "justo el 10 %")
-	nb08Check(t, "BubbleMicroBatches(8)", BubbleMicroBatches(8), false, false, "más micro-lotes")
-	nb08Check(t, "BubbleMicroBatches(100)", BubbleMicroBatches(100), false, false, "el mínimo")
-	nb08Check(t, "BubbleMicroBatches(0)", BubbleMicroBatches(0), false, true, "microLotes")
+	expect(t, "BubbleMicroBatches(64)", BubbleMicroBatches(64), true, false, "m = 64")
+	expect(t, "BubbleMicroBatches(63)", BubbleMicroBatches(63), false, false, "justo el 10 %")
+	expect(t, "BubbleMicroBatches(8)", BubbleMicroBatches(8), false, false, "más micro-lotes")
+	expect(t, "BubbleMicroBatches(100)", BubbleMicroBatches(100), false, false, "el mínimo")
+	expect(t, "BubbleMicroBatches(0)", BubbleMicroBatches(0), false, true, "microLotes")
 }
 
 func TestTPAllReducesPerStep(t *testing.T) {
-	nb08Check(t, "TPAllReducesPerStep(1280)", TPAllReducesPerStep(1280), true, false, "4 por bloque")
-	nb08Check(t, "TPAllReducesPerStep(5120)", TPAllReducesPerStep(5120), false, false, "su etapa")
-	nb08Check(t, "TPAllReducesPerStep(80)", TPAllReducesPerStep(80), false, false, "un micro-lote")
-	nb08Check(t, "TPAllReducesPerStep(640)", TPAllReducesPerStep(640), false, false, "backward")
-	nb08Check(t, "TPAllReducesPerStep(4)", TPAllReducesPerStep(4), false, false, "multiplica")
-	nb08Check(t, "TPAllReducesPerStep(0)", TPAllReducesPerStep(0), false, true, "allReduces")
+	expect(t, "TPAllReducesPerStep(1280)", TPAllReducesPerStep(1280), true, false, "4 por bloque")
+	expect(t, "TPAllReducesPerStep(5120)", TPAllReducesPerStep(5120), false, false, "su etapa")
+	expect(t, "TPAllReducesPerStep(80)", TPAllReducesPerStep(80), false, false, "un micro-lote")
+	expect(t, "TPAllReducesPerStep(640)", TPAllReducesPerStep(640), false, false, "backward")
+	expect(t, "TPAllReducesPerStep(4)", TPAllReducesPerStep(4), false, false, "multiplica")
+	expect(t, "TPAllReducesPerStep(0)", TPAllReducesPerStep(0), false, true, "allReduces")
 }
 
 // refMLPTP is the reference solution of notebook 09's exercise 3.
@@ -93,7 +93,7 @@ func TestTensorParallelMLP(t *testing.T) {
 		{"nil", nil, false, true, "mlpTP"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			nb08Check(t, "TensorParallelMLP", TensorParallelMLP(c.f), c.ok, c.isBlank, c.hint)
+			expect(t, "TensorParallelMLP", TensorParallelMLP(c.f), c.ok, c.isBlank, c.hint)
 		})
 	}
 }

@@ -23,7 +23,7 @@ func ZeRO2BytesPerParam(bytes float64) Result {
 	case bytes == 0:
 		return blank(label, "Escribe en bytesPorParametro los bytes por parámetro de cada GPU.")
 	case within(bytes, want, 1e-9):
-		return correct(label, "%s bytes por parámetro (16 sin ZeRO).", nb08Num("%.2f", want))
+		return correct(label, "%s bytes por parámetro (16 sin ZeRO).", decimal("%.2f", want))
 	case within(bytes, perParam(plan.ZeRO1), 1e-9):
 		return wrong(label, "eso es ZeRO-1: la etapa 2 reparte también los gradientes.")
 	case within(bytes, perParam(plan.ZeRO3), 1e-9):
@@ -54,7 +54,7 @@ func ZeRO3TrafficGB(gb float64) Result {
 	case gb == 0:
 		return blank(label, "Escribe en gbPorGPU los GB que envía cada GPU en un paso.")
 	case within(gb, want, 0.01):
-		return correct(label, "%s GB por GPU y paso, 1,5 veces los %s GB de DDP.", nb08Num("%.2f", want), nb08Num("%.2f", ddp))
+		return correct(label, "%s GB por GPU y paso, 1,5 veces los %s GB de DDP.", decimal("%.2f", want), decimal("%.2f", ddp))
 	case within(gb, want*1e9, 0.01):
 		return wrong(label, "esa cifra está en bytes: la pregunta pide GB (10⁹ bytes).")
 	case within(gb, ddp, 0.01):
@@ -149,7 +149,7 @@ func ZeROMemory(memory func(psi float64, n, stage int) float64) Result {
 	}
 	c := calls[len(calls)-1]
 	return correct(label, "coincide con plan.ModelStates en %d casos; por ejemplo, Llama 3 70B con ZeRO-3 en %d GPUs: %s por GPU.",
-		len(calls), c.n, nb08Num("%.1f GB", c.want/1e9))
+		len(calls), c.n, decimal("%.1f GB", c.want/1e9))
 }
 
 // nb10Bytes writes a byte count rounded to a whole number, with dots
@@ -158,5 +158,5 @@ func nb10Bytes(b float64) string {
 	if math.IsNaN(b) || math.Abs(b) > 1e18 {
 		return fmt.Sprint(b)
 	}
-	return nb08Int(int(math.Round(b)))
+	return thousands(int(math.Round(b)))
 }

@@ -6,32 +6,32 @@ import (
 )
 
 func TestZeRO2BytesPerParam(t *testing.T) {
-	nb08Check(t, "ZeRO2BytesPerParam(3.75)", ZeRO2BytesPerParam(3.75), true, false, "3,75 bytes")
-	nb08Check(t, "ZeRO2BytesPerParam(5.5)", ZeRO2BytesPerParam(5.5), false, false, "ZeRO-1")
-	nb08Check(t, "ZeRO2BytesPerParam(2)", ZeRO2BytesPerParam(2), false, false, "ZeRO-3")
-	nb08Check(t, "ZeRO2BytesPerParam(16)", ZeRO2BytesPerParam(16), false, false, "DDP")
-	nb08Check(t, "ZeRO2BytesPerParam(3)", ZeRO2BytesPerParam(3), false, false, "tabla de etapas")
-	nb08Check(t, "ZeRO2BytesPerParam(0)", ZeRO2BytesPerParam(0), false, true, "bytesPorParametro")
+	expect(t, "ZeRO2BytesPerParam(3.75)", ZeRO2BytesPerParam(3.75), true, false, "3,75 bytes")
+	expect(t, "ZeRO2BytesPerParam(5.5)", ZeRO2BytesPerParam(5.5), false, false, "ZeRO-1")
+	expect(t, "ZeRO2BytesPerParam(2)", ZeRO2BytesPerParam(2), false, false, "ZeRO-3")
+	expect(t, "ZeRO2BytesPerParam(16)", ZeRO2BytesPerParam(16), false, false, "DDP")
+	expect(t, "ZeRO2BytesPerParam(3)", ZeRO2BytesPerParam(3), false, false, "tabla de etapas")
+	expect(t, "ZeRO2BytesPerParam(0)", ZeRO2BytesPerParam(0), false, true, "bytesPorParametro")
 }
 
 func TestZeRO3TrafficGB(t *testing.T) {
-	nb08Check(t, "ZeRO3TrafficGB(36.75)", ZeRO3TrafficGB(36.75), true, false, "36,75 GB")
-	nb08Check(t, "ZeRO3TrafficGB(36.75e9)", ZeRO3TrafficGB(36.75e9), false, false, "en bytes")
-	nb08Check(t, "ZeRO3TrafficGB(24.5)", ZeRO3TrafficGB(24.5), false, false, "DDP")
-	nb08Check(t, "ZeRO3TrafficGB(42)", ZeRO3TrafficGB(42), false, false, "(N−1)/N")
-	nb08Check(t, "ZeRO3TrafficGB(73.5)", ZeRO3TrafficGB(73.5), false, false, "BF16")
-	nb08Check(t, "ZeRO3TrafficGB(10)", ZeRO3TrafficGB(10), false, false, "cuaderno 08")
-	nb08Check(t, "ZeRO3TrafficGB(0)", ZeRO3TrafficGB(0), false, true, "gbPorGPU")
+	expect(t, "ZeRO3TrafficGB(36.75)", ZeRO3TrafficGB(36.75), true, false, "36,75 GB")
+	expect(t, "ZeRO3TrafficGB(36.75e9)", ZeRO3TrafficGB(36.75e9), false, false, "en bytes")
+	expect(t, "ZeRO3TrafficGB(24.5)", ZeRO3TrafficGB(24.5), false, false, "DDP")
+	expect(t, "ZeRO3TrafficGB(42)", ZeRO3TrafficGB(42), false, false, "(N−1)/N")
+	expect(t, "ZeRO3TrafficGB(73.5)", ZeRO3TrafficGB(73.5), false, false, "BF16")
+	expect(t, "ZeRO3TrafficGB(10)", ZeRO3TrafficGB(10), false, false, "cuaderno 08")
+	expect(t, "ZeRO3TrafficGB(0)", ZeRO3TrafficGB(0), false, true, "gbPorGPU")
 }
 
 func TestPaper1F1B(t *testing.T) {
-	nb08Check(t, `Paper1F1B("1806.03377")`, Paper1F1B("1806.03377"), true, false, "PipeDream")
-	nb08Check(t, `Paper1F1B(" 1806.03377 ")`, Paper1F1B(" 1806.03377 "), true, false, "PipeDream")
-	nb08Check(t, `Paper1F1B("2104.04473")`, Paper1F1B("2104.04473"), false, false, "intercalado")
-	nb08Check(t, `Paper1F1B("1910.02054")`, Paper1F1B("1910.02054"), false, false, "otra cosa")
-	nb08Check(t, `Paper1F1B("arXiv:1806.03377")`, Paper1F1B("arXiv:1806.03377"), false, false, "sin «arXiv:»")
-	nb08Check(t, `Paper1F1B("1234.5678")`, Paper1F1B("1234.5678"), false, false, "ningún artículo")
-	nb08Check(t, `Paper1F1B("")`, Paper1F1B(""), false, true, "arxiv1F1B")
+	expect(t, `Paper1F1B("1806.03377")`, Paper1F1B("1806.03377"), true, false, "PipeDream")
+	expect(t, `Paper1F1B(" 1806.03377 ")`, Paper1F1B(" 1806.03377 "), true, false, "PipeDream")
+	expect(t, `Paper1F1B("2104.04473")`, Paper1F1B("2104.04473"), false, false, "intercalado")
+	expect(t, `Paper1F1B("1910.02054")`, Paper1F1B("1910.02054"), false, false, "otra cosa")
+	expect(t, `Paper1F1B("arXiv:1806.03377")`, Paper1F1B("arXiv:1806.03377"), false, false, "sin «arXiv:»")
+	expect(t, `Paper1F1B("1234.5678")`, Paper1F1B("1234.5678"), false, false, "ningún artículo")
+	expect(t, `Paper1F1B("")`, Paper1F1B(""), false, true, "arxiv1F1B")
 }
 
 // refZeROMemory is the reference solution of notebook 10's exercise 4.
@@ -71,7 +71,7 @@ func TestZeROMemory(t *testing.T) {
 		{"nil", nil, false, true, "memoriaZeRO"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			nb08Check(t, "ZeROMemory", ZeROMemory(c.f), c.ok, c.isBlank, c.hint)
+			expect(t, "ZeROMemory", ZeROMemory(c.f), c.ok, c.isBlank, c.hint)
 		})
 	}
 }

@@ -60,7 +60,7 @@ func LaunchOnProcesses[R any](launch func(n int) ([]R, error), train func(r *dis
 		}
 	}
 	return correct(label, "%d procesos (%s, con la compilación del programa) dan el mismo entrenamiento que %d goroutines.",
-		nb11Procs, nb08Num("%.1f s", took.Seconds()), nb11Procs)
+		nb11Procs, decimal("%.1f s", took.Seconds()), nb11Procs)
 }
 
 // nb11ChildrenCPU is the CPU time of this process's children that have

@@ -48,7 +48,7 @@ func TestLaunchOnProcesses(t *testing.T) {
 			if _, err := exec.LookPath("mpirun"); c.mpi && err != nil && os.Getenv("DLBD_REQUIRE_MPI") != "1" {
 				t.Skip("mpirun not found: apt-get install openmpi-bin libopenmpi3")
 			}
-			nb08Check(t, "LaunchOnProcesses", LaunchOnProcesses(c.f, ddptrain.DDP), c.ok, c.isBlank, c.hint)
+			expect(t, "LaunchOnProcesses", LaunchOnProcesses(c.f, ddptrain.DDP), c.ok, c.isBlank, c.hint)
 		})
 	}
 }

@@ -1,6 +1,10 @@
 package exercises
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Result is the verdict on one exercise: its label ("Ejercicio 1"),
 // whether the answer is right, and what to print (the confirmation, with
@@ -70,4 +74,24 @@ func catch(f func()) (err error) {
 	}()
 	f()
 	return nil
+}
+
+// decimal formats one number (format has a single verb, before any other
+// point) with a decimal comma, as Spanish writes it: decimal("%.1f", 26.84)
+// is "26,8".
+func decimal(format string, x float64) string {
+	return strings.Replace(fmt.Sprintf(format, x), ".", ",", 1)
+}
+
+// thousands writes n with a point between thousands, as Spanish prose
+// does: thousands(8889) is "8.889".
+func thousands(n int) string {
+	s := strings.TrimPrefix(strconv.Itoa(n), "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "." + s[i:]
+	}
+	if n < 0 {
+		return "-" + s
+	}
+	return s
 }

@@ -2,8 +2,25 @@ package exercises
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
+
+// expect checks a checker's verdict: right (ok), blank (isBlank) or wrong,
+// a note containing hint, and a printable line that starts with the label.
+// A blank answer's note must be its own, not the hint of a wrong answer.
+func expect(t *testing.T, what string, r Result, ok, isBlank bool, hint string) {
+	t.Helper()
+	if r.OK != ok || r.Blank != isBlank || !strings.Contains(r.Note, hint) {
+		t.Errorf("%s = %q (OK %v, Blank %v); want OK %v, Blank %v, a note with %q", what, r.String(), r.OK, r.Blank, ok, isBlank, hint)
+	}
+	if r.Label == "" || !strings.HasPrefix(r.String(), r.Label+": ") {
+		t.Errorf("%s: no label or line: %+v", what, r)
+	}
+	if !r.OK && r.Note == "" {
+		t.Errorf("%s: a wrong or blank answer needs a hint: %+v", what, r)
+	}
+}
 
 func TestResultString(t *testing.T) {
 	for _, c := range []struct {
@@ -34,5 +51,22 @@ func TestWithinAndCatch(t *testing.T) {
 	}
 	if err := catch(func() {}); err != nil {
 		t.Errorf("catch(no panic) = %v", err)
+	}
+}
+
+func TestSpanishNumbers(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1.000", 8889: "8.889", 6400000: "6.400.000", -1234: "-1.234", 1234567890: "1.234.567.890"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q; want %q", n, got, want)
+		}
+	}
+	for _, c := range []struct {
+		format string
+		x      float64
+		want   string
+	}{{"%.1f", 26.84, "26,8"}, {"%.1f GB.", 2.25, "2,2 GB."}, {"%g", 1e6, "1e+06"}, {"%.2f", -0.5, "-0,50"}} {
+		if got := decimal(c.format, c.x); got != c.want {
+			t.Errorf("decimal(%q, %v) = %q; want %q", c.format, c.x, got, c.want)
+		}
 	}
 }
