@@ -1,6 +1,7 @@
 package dl
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -148,19 +149,7 @@ func TestConv2dDepthwisePaths(t *testing.T) {
 				y.BackwardWith(BackwardOptions{Grad: OnesLike(y).MulScalar(0.5)})
 				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), b.Grad().Float64s()}
 			}
-			direct, gemm := run(true), run(false)
-			tol := map[DType]float64{Float64: 1e-12, Float32: 1e-5, BFloat16: 2e-2}[dt]
-			for i, name := range []string{"y", "dx", "dW", "db"} {
-				scale := 1.0
-				for _, v := range gemm[i] {
-					scale = math.Max(scale, math.Abs(v))
-				}
-				for j := range gemm[i] {
-					if d := math.Abs(direct[i][j] - gemm[i][j]); d > tol*scale {
-						t.Fatalf("%v %+v: %s[%d]: direct %v, im2col %v", dt, c, name, j, direct[i][j], gemm[i][j])
-					}
-				}
-			}
+			compareConvRuns(t, fmt.Sprintf("%v %+v", dt, c), "direct", "im2col", run(true), run(false), dt)
 		}
 	}
 }
@@ -200,18 +189,25 @@ func TestConv2dWidePaths(t *testing.T) {
 				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
 				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), b.Grad().Float64s()}
 			}
-			wide, rows := run(true), run(false)
-			tol := map[DType]float64{Float64: 1e-12, Float32: 1e-5, BFloat16: 2e-2}[dt]
-			for i, name := range []string{"y", "dx", "dW", "db"} {
-				scale := 1.0
-				for _, v := range rows[i] {
-					scale = math.Max(scale, math.Abs(v))
-				}
-				for j := range rows[i] {
-					if d := math.Abs(wide[i][j] - rows[i][j]); d > tol*scale {
-						t.Fatalf("%v x %v k %v %+v: %s[%d]: wide %v, row by row %v", dt, c.x, c.k, c.o, name, j, wide[i][j], rows[i][j])
-					}
-				}
+			compareConvRuns(t, fmt.Sprintf("%v x %v k %v %+v", dt, c.x, c.k, c.o), "wide", "row by row", run(true), run(false), dt)
+		}
+	}
+}
+
+// compareConvRuns compares two paths' results y, dx, dW, db of one
+// convolution (got against want), relative to the largest |want| of each,
+// with dtype dt's tolerance.
+func compareConvRuns(t *testing.T, label, gotName, wantName string, got, want [][]float64, dt DType) {
+	t.Helper()
+	tol := map[DType]float64{Float64: 1e-12, Float32: 1e-5, BFloat16: 2e-2}[dt]
+	for i, name := range []string{"y", "dx", "dW", "db"} {
+		scale := 1.0
+		for _, v := range want[i] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for j := range want[i] {
+			if d := math.Abs(got[i][j] - want[i][j]); d > tol*scale {
+				t.Fatalf("%s: %s[%d]: %s %v, %s %v", label, name, j, gotName, got[i][j], wantName, want[i][j])
 			}
 		}
 	}

@@ -256,19 +256,24 @@ func conv2dForwardWide(op string, x, w, y *Tensor, g *convGeom) {
 
 // narrowChunk adds the wide outputs yw of samples [n0, n0+m) into y.
 func narrowChunk(op string, y, yw *Tensor, g *convGeom, n0, m int) {
-	L, lw := g.l(), g.lw()
-	run := func(err error) {
-		if err != nil {
-			panic(&CanceledError{Op: op, Cause: err})
-		}
-	}
+	var err error
 	if y.dtype == Float64 {
-		yd, ws := y.v(op).f64()[n0*g.cout*L:], yw.v(op).f64()
-		run(forEachThread(m*g.cout, func(p int) error { narrowAdd(yd[p*L:][:L], ws[p*lw:][:lw], g); return nil }))
-		return
+		err = narrowHost(y.v(op).f64(), yw.v(op).f64(), g, n0, m)
+	} else {
+		err = narrowHost(y.v(op).f32(), yw.v(op).f32(), g, n0, m)
 	}
-	yd, ws := y.v(op).f32()[n0*g.cout*L:], yw.v(op).f32()
-	run(forEachThread(m*g.cout, func(p int) error { narrowAdd(yd[p*L:][:L], ws[p*lw:][:lw], g); return nil }))
+	if err != nil {
+		panic(&CanceledError{Op: op, Cause: err})
+	}
+}
+
+func narrowHost[F float](y, yw []F, g *convGeom, n0, m int) error {
+	L, lw := g.l(), g.lw()
+	y = y[n0*g.cout*L:]
+	return forEachThread(m*g.cout, func(p int) error {
+		narrowAdd(y[p*L:][:L], yw[p*lw:][:lw], g)
+		return nil
+	})
 }
 
 // conv2dBackwardWide is conv2dBackwardChunks in the wide layout.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/accum"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/optim"
 )
@@ -51,14 +52,6 @@ func batch(rows int, valid []int) (*dl.Tensor, *dl.Tensor) {
 	return x, dl.FromSlice(y)
 }
 
-func maxDiff(a, b []float64) float64 {
-	d := 0.0
-	for i := range a {
-		d = math.Max(d, math.Abs(a[i]-b[i]))
-	}
-	return d
-}
-
 // TestAccumulationEqualsLargeBatch checks that k = 4 micro-batches of 8
 // give the same gradient and the same SGD update as one batch of 32
 // (float64, within 1e-9).
@@ -74,14 +67,14 @@ func TestAccumulationEqualsLargeBatch(t *testing.T) {
 		got := accum.Backward([]int{micro, micro, micro, micro}, w, func(i int) *dl.Tensor {
 			return acc.loss(x.Narrow(0, i*micro, micro), y.Narrow(0, i*micro, micro))
 		})
-		if d := maxDiff(acc.grads(), big.grads()); d > 1e-9 || math.Abs(got-want) > 1e-9 {
+		if d := dltest.MaxAbsDiff(acc.grads(), big.grads()); d > 1e-9 || math.Abs(got-want) > 1e-9 {
 			t.Errorf("%v: accumulated gradient differs by %g, loss %v vs %v; want within 1e-9", w, d, got, want)
 		}
 	}
 	optim.NewSGD(big.params, optim.SGDConfig{LR: 0.1}).Step()
 	optim.NewSGD(acc.params, optim.SGDConfig{LR: 0.1}).Step()
 	for i := range big.params {
-		if d := maxDiff(acc.params[i].Float64s(), big.params[i].Float64s()); d > 1e-9 {
+		if d := dltest.MaxAbsDiff(acc.params[i].Float64s(), big.params[i].Float64s()); d > 1e-9 {
 			t.Errorf("parameter %d after the step differs by %g", i, d)
 		}
 	}
@@ -114,12 +107,12 @@ func TestUnequalMicroBatches(t *testing.T) {
 		return acc.grads(), l
 	}
 	good, goodLoss := run(accum.TokenMean)
-	if d := maxDiff(good, big.grads()); d > 1e-9 || math.Abs(goodLoss-want) > 1e-9 {
+	if d := dltest.MaxAbsDiff(good, big.grads()); d > 1e-9 || math.Abs(goodLoss-want) > 1e-9 {
 		t.Errorf("token-weighted accumulation differs from the large batch by %g (loss %v vs %v)", d, goodLoss, want)
 	}
 	naive, naiveLoss := run(accum.MicroBatchMean)
-	scale := maxDiff(big.grads(), make([]float64, len(good)))
-	if d := maxDiff(naive, big.grads()); d < 0.05*scale {
+	scale := dltest.MaxAbsDiff(big.grads(), make([]float64, len(good)))
+	if d := dltest.MaxAbsDiff(naive, big.grads()); d < 0.05*scale {
 		t.Errorf("the mean of micro-batch means differs from the token mean by only %g (gradients ~%g); the test lost its point", d, scale)
 	}
 	t.Logf("loss: token mean %.6f, token-weighted accumulation %.6f, mean of micro-batch means %.6f", want, goodLoss, naiveLoss)

@@ -123,3 +123,13 @@ func ForEachDevice(t *testing.T, fn func(t *testing.T, dev dl.Device)) {
 		})
 	}
 }
+
+// MaxAbsDiff returns max |a[i] − b[i]| over the elements of a (b must be at
+// least as long): the figure tests compare with a tolerance.
+func MaxAbsDiff(a, b []float64) float64 {
+	d := 0.0
+	for i, v := range a {
+		d = math.Max(d, math.Abs(v-b[i]))
+	}
+	return d
+}

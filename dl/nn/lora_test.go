@@ -2,22 +2,13 @@ package nn
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/dlbd/dlbd/dl"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/optim"
 )
-
-// maxDiff returns the largest |a[i] − b[i]|.
-func maxDiff(a, b []float64) float64 {
-	d := 0.0
-	for i := range a {
-		d = math.Max(d, math.Abs(a[i]-b[i]))
-	}
-	return d
-}
 
 // TestLoRAStartsAsBase checks that a fresh adapter (B = 0) leaves the
 // layer's output unchanged, in training and without grad, and that the
@@ -31,12 +22,12 @@ func TestLoRAStartsAsBase(t *testing.T) {
 	if base.Weight.RequiresGrad() || base.Bias.RequiresGrad() {
 		t.Fatal("NewLoRA left the base weight or bias requiring grad")
 	}
-	if got := l.Forward(x).Float64s(); maxDiff(got, want) != 0 {
-		t.Errorf("fresh LoRA output differs from the base by %g", maxDiff(got, want))
+	if got := l.Forward(x).Float64s(); dltest.MaxAbsDiff(got, want) != 0 {
+		t.Errorf("fresh LoRA output differs from the base by %g", dltest.MaxAbsDiff(got, want))
 	}
 	dl.NoGrad(func() {
-		if got := l.Forward(x).Float64s(); maxDiff(got, want) != 0 {
-			t.Errorf("fresh LoRA output without grad differs from the base by %g", maxDiff(got, want))
+		if got := l.Forward(x).Float64s(); dltest.MaxAbsDiff(got, want) != 0 {
+			t.Errorf("fresh LoRA output without grad differs from the base by %g", dltest.MaxAbsDiff(got, want))
 		}
 	})
 	if l.Scale != 2 || l.A.Shape()[0] != 3 || l.A.Shape()[1] != 12 || l.B.Shape()[0] != 7 || l.B.Shape()[1] != 3 {
@@ -76,20 +67,20 @@ func TestLoRAGradients(t *testing.T) {
 	w := base.Weight.Add(b.MatMul(a).MulScalar(4))
 	ref := dl.Linear(x, w, base.Bias)
 	ref.BackwardWith(dl.BackwardOptions{Grad: gy})
-	if d := maxDiff(y.Float64s(), ref.Float64s()); d > 1e-13 {
+	if d := dltest.MaxAbsDiff(y.Float64s(), ref.Float64s()); d > 1e-13 {
 		t.Errorf("LoRA output differs from x·(W + 4·B·A)ᵀ + b by %g", d)
 	}
-	if d := maxDiff(gotA, a.Grad().Float64s()); d > 1e-13 {
+	if d := dltest.MaxAbsDiff(gotA, a.Grad().Float64s()); d > 1e-13 {
 		t.Errorf("grad of A differs by %g", d)
 	}
-	if d := maxDiff(gotB, b.Grad().Float64s()); d > 1e-13 {
+	if d := dltest.MaxAbsDiff(gotB, b.Grad().Float64s()); d > 1e-13 {
 		t.Errorf("grad of B differs by %g", d)
 	}
 	m := l.Merged()
 	if m.Weight.RequiresGrad() {
 		t.Error("Merged weight requires grad")
 	}
-	if d := maxDiff(m.Forward(x).Float64s(), ref.Float64s()); d > 1e-13 {
+	if d := dltest.MaxAbsDiff(m.Forward(x).Float64s(), ref.Float64s()); d > 1e-13 {
 		t.Errorf("Merged layer differs from the adapter by %g", d)
 	}
 }
@@ -140,10 +131,10 @@ func TestLoRATrainingMemory(t *testing.T) {
 	if got := dl.MemoryStats(dev).Allocated - startLoRA; got != loraState || loraState != 3*4*r*(in+out) {
 		t.Errorf("LoRA keeps %d bytes of training state; want %d (3 × 4 bytes × r·(in+out))", got, 3*4*r*(in+out))
 	}
-	if maxDiff(base.Weight.Float64s(), w0) != 0 {
+	if dltest.MaxAbsDiff(base.Weight.Float64s(), w0) != 0 {
 		t.Error("training the adapter changed the frozen weight")
 	}
-	if lora.B.Float64s()[0] == 0 && maxDiff(lora.B.Float64s(), make([]float64, out*r)) == 0 {
+	if lora.B.Float64s()[0] == 0 && dltest.MaxAbsDiff(lora.B.Float64s(), make([]float64, out*r)) == 0 {
 		t.Error("B did not train")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dlbd/dlbd/dl"
 	"github.com/dlbd/dlbd/dl/data"
 	"github.com/dlbd/dlbd/dl/dist"
+	"github.com/dlbd/dlbd/dl/dltest"
 	"github.com/dlbd/dlbd/dl/nn"
 	"github.com/dlbd/dlbd/dl/optim"
 	"github.com/dlbd/dlbd/dl/parallel"
@@ -35,20 +36,11 @@ func rows(t *dl.Tensor, idx []int, dev dl.Device) *dl.Tensor {
 	return t.IndexSelect(dl.Options{DType: dl.Float64}.FromFloat64s(f)).To(dev)
 }
 
-// maxDiffSlices returns max |a − b|.
-func maxDiffSlices(a, b []float64) float64 {
-	d := 0.0
-	for j := range a {
-		d = math.Max(d, math.Abs(a[j]-b[j]))
-	}
-	return d
-}
-
 // maxDiff returns max |a − b| over the parameters of two modules.
 func maxDiff(a, b []*dl.Tensor) float64 {
 	d := 0.0
 	for i := range a {
-		d = math.Max(d, maxDiffSlices(a[i].Float64s(), b[i].Float64s()))
+		d = math.Max(d, dltest.MaxAbsDiff(a[i].Float64s(), b[i].Float64s()))
 	}
 	return d
 }
@@ -192,7 +184,7 @@ func TestDDPNoSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if maxDiffSlices(local[0], local[1]) == 0 {
+	if dltest.MaxAbsDiff(local[0], local[1]) == 0 {
 		t.Error("after a backward under NoSync ranks 0 and 1 hold the same gradient; want their local (unsynchronised) gradients")
 	}
 	for i, p := range nn.Parameters(ref) {

@@ -48,24 +48,32 @@ func trainZeRO(t *testing.T, sizes []int, cfg parallel.ZeROConfig, x, y *dl.Tens
 	return got
 }
 
+// adamOnOneDevice trains trainZeRO's MLP on one device with the whole
+// batch (Adam, lr 0.01) and returns its parameters: the reference of the
+// ZeRO tests.
+func adamOnOneDevice(sizes []int, x, y *dl.Tensor, steps int) []*dl.Tensor {
+	ref := mlp64(sizes, dl.CPU, 1)
+	opt := optim.NewAdam(nn.Parameters(ref), optim.AdamConfig{LR: 0.01})
+	for range steps {
+		dl.MSE(ref.Forward(x), y).Backward()
+		opt.Step()
+		opt.ZeroGrad()
+	}
+	return nn.Parameters(ref)
+}
+
 // TestZeROMatchesDDP trains with every stage and compares with one device
 // on the whole batch (which TestDDPMatchesSingleDevice equates with DDP).
 // The layer sizes do not divide by 4, so the shards are padded.
 func TestZeROMatchesDDP(t *testing.T) {
 	sizes := []int{6, 10, 3}
 	x, y := regressionData(4*5, 6, 3, 11)
-	ref := mlp64(sizes, dl.CPU, 1)
-	opt := optim.NewAdam(nn.Parameters(ref), optim.AdamConfig{LR: 0.01})
 	const steps = 3
-	for range steps {
-		dl.MSE(ref.Forward(x), y).Backward()
-		opt.Step()
-		opt.ZeroGrad()
-	}
+	ref := adamOnOneDevice(sizes, x, y, steps)
 	for stage := range 4 {
 		t.Run(fmt.Sprintf("stage=%d", stage), func(t *testing.T) {
 			got := trainZeRO(t, sizes, parallel.ZeROConfig{Stage: stage}, x, y, steps)
-			if d := maxDiff(got, nn.Parameters(ref)); d > 1e-12 {
+			if d := maxDiff(got, ref); d > 1e-12 {
 				t.Errorf("ZeRO-%d after %d Adam steps: max |ZeRO − single device| = %.3g; want ≤ 1e-12", stage, steps, d)
 			}
 		})
@@ -184,17 +192,11 @@ func TestZeROMemoryMatchesPaper(t *testing.T) {
 func TestZeROOffloadMatchesZeRO(t *testing.T) {
 	sizes := []int{6, 10, 3}
 	x, y := regressionData(4*5, 6, 3, 11)
-	ref := mlp64(sizes, dl.CPU, 1)
-	opt := optim.NewAdam(nn.Parameters(ref), optim.AdamConfig{LR: 0.01})
 	const steps = 3
-	for range steps {
-		dl.MSE(ref.Forward(x), y).Backward()
-		opt.Step()
-		opt.ZeroGrad()
-	}
+	ref := adamOnOneDevice(sizes, x, y, steps)
 	for _, stage := range []int{1, 2} {
 		got := trainZeRO(t, sizes, parallel.ZeROConfig{Stage: stage, Offload: true}, x, y, steps)
-		if d := maxDiff(got, nn.Parameters(ref)); d > 1e-12 {
+		if d := maxDiff(got, ref); d > 1e-12 {
 			t.Errorf("ZeRO-%d-Offload after %d Adam steps: max |ZeRO − single device| = %.3g; want ≤ 1e-12", stage, steps, d)
 		}
 	}

@@ -19,24 +19,13 @@ func formaIm2col(cin, h, w, k, s, p, d int) (filas, columnas int) {
 
 // convVentanas is the reference solution of exercise 2 of notebook 05:
 // one window of x per filter position, stacked behind the channels, and a
-// single MatMul.
-func convVentanas(x, w *dl.Tensor) *dl.Tensor {
-	n, cin, h, wd := x.Size(0), x.Size(1), x.Size(2), x.Size(3)
-	cout, k := w.Size(0), w.Size(2)
-	hout, wout := h-k+1, wd-k+1
-	var ventanas []*dl.Tensor
-	for i := range k {
-		for j := range k {
-			ventanas = append(ventanas, x.Narrow(2, i, hout).Narrow(3, j, wout))
-		}
-	}
-	columnas := dl.Stack(ventanas, 2).Reshape(n, cin*k*k, hout*wout)
-	return w.Reshape(cout, cin*k*k).MatMul(columnas).Reshape(n, cout, hout, wout)
-}
+// single MatMul (convWindows without a mistake).
+var convVentanas = convWindows("")
 
-// convWindows is convVentanas with the mistakes students make: the
-// filter flipped (a true convolution), i and j swapped, or the windows
-// stacked in front of the channels.
+// convWindows computes the convolution as windows + MatMul, with one of
+// the mistakes students make ("flip": the filter flipped, a true
+// convolution; "swap": i and j swapped; "order": the windows stacked in
+// front of the channels) or none ("").
 func convWindows(mistake string) func(x, w *dl.Tensor) *dl.Tensor {
 	return func(x, w *dl.Tensor) *dl.Tensor {
 		n, cin, h, wd := x.Size(0), x.Size(1), x.Size(2), x.Size(3)
