@@ -141,6 +141,7 @@ func benchAllReduce(b *testing.B, alg Algorithm, n, S, p int) {
 	// start line until gen releases them, so that no thread wake-up of the
 	// harness falls inside the timed part.
 	arm := make(chan struct{})
+	finished := make(chan struct{}, 1) // the last rank to finish a round
 	var armMu sync.Mutex
 	armed := func() chan struct{} { armMu.Lock(); defer armMu.Unlock(); return arm }
 	errc := make(chan error, 1)
@@ -161,7 +162,9 @@ func benchAllReduce(b *testing.B, alg Algorithm, n, S, p int) {
 				end := int64(time.Since(base))
 				for old := tEnd.Load(); end > old && !tEnd.CompareAndSwap(old, end); old = tEnd.Load() {
 				}
-				done.Add(1)
+				if done.Add(1) == int32(n) {
+					finished <- struct{}{}
+				}
 			}
 		})
 	}()
@@ -180,9 +183,11 @@ func benchAllReduce(b *testing.B, alg Algorithm, n, S, p int) {
 		armMu.Unlock()
 		t0.Store(int64(time.Since(base)))
 		gen.Store(k)
-		for done.Load() < int32(n) {
-			runtime.Gosched()
-		}
+		// Wait asleep: a harness spinning here would keep one more thread
+		// runnable during the timed call and take a core from the ranks
+		// when another program competes (the ranks time the call
+		// themselves, so this wake-up is not measured).
+		<-finished
 	}
 	cold := func() {
 		for _, buf := range bufs {

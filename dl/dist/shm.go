@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/dlbd/dlbd/dl/dist/internal/reduce"
@@ -31,9 +32,9 @@ import (
 //     touches the buffers again (a late worker only finds no block left).
 //
 // Per-call cost matters (DDP's buckets are 1–25 MiB), so a rank that waits
-// first polls for a while, yielding the processor (shmSpin), and only then
-// sleeps until the round is done: waking a sleeping thread costs tens of
-// microseconds. A sleeping rank does not help with the blocks; the ranks
+// first polls while blocks keep finishing, yielding the processor
+// (shmSpin), and only then sleeps until the round is done: waking a
+// sleeping thread costs tens of microseconds. A sleeping rank does not help with the blocks; the ranks
 // that are awake do them all, and for a large round the last arrival wakes
 // sleepers to help (shmHelpBytes). With GOMAXPROCS = 1 only one rank can
 // run at a time anyway, so waiting ranks sleep at once and are woken once.
@@ -45,9 +46,14 @@ import (
 const (
 	// shmBlockBytes is the size of one claimed block of each buffer.
 	shmBlockBytes = 64 << 10
-	// shmSpin is how many times a waiting rank yields (runtime.Gosched)
-	// before it sleeps; one yield takes roughly 0.1–1 µs.
-	shmSpin = 2000
+	// shmSpin is how long a waiting rank polls, yielding the processor
+	// (runtime.Gosched), without seeing a block finish before it sleeps.
+	// While blocks keep finishing it polls on. A wait with no progress
+	// usually means a peer's thread is not running: another program took
+	// its core. Polling then would keep our thread runnable and delay the
+	// peer further; sleeping gives the core back (issue 36). One yield
+	// takes roughly 0.1–1 µs, one block of 2 ranks ~10–20 µs.
+	shmSpin = 50 * time.Microsecond
 	// shmHelpBytes: the last arrival wakes sleeping ranks to help when the
 	// round moves at least this many bytes (2·n·S), enough to repay the
 	// wake-up.
@@ -253,16 +259,24 @@ func shmWaitDone[T Float](c *call, rd *shmRound, bufs [][]T, op Op, procs int) e
 	return nil
 }
 
-// spin yields the processor up to shmSpin times while the round's state is
-// below want and reports whether it got there.
+// spin yields the processor while the round's state is below want, until
+// shmSpin passes without a block finishing, and reports whether the state
+// got there.
 func spin(rd *shmRound, want int32) bool {
-	for i := 0; i < shmSpin; i++ {
+	last, since := rd.completed.Load(), time.Now()
+	for i := 1; ; i++ {
 		if rd.state.Load() >= want {
 			return true
 		}
 		runtime.Gosched()
+		if i%8 == 0 { // the clock costs more than a poll
+			if c := rd.completed.Load(); c != last {
+				last, since = c, time.Now()
+			} else if time.Since(since) > shmSpin {
+				return rd.state.Load() >= want
+			}
+		}
 	}
-	return rd.state.Load() >= want
 }
 
 // bytesOf returns the size of buf in bytes.
