@@ -119,11 +119,16 @@ func testExecute(t *testing.T, c *Client, mode string) {
 	if got := first.Stdout(); got != "hola desde Go\n" {
 		t.Errorf("stdout = %q; want %q", got, "hola desde Go\n")
 	}
+	// gonbui.Sync, as GoNB's documentation asks of a program that displays:
+	// without it, a process-mode cell that exits at once can take displays
+	// still in GoNB's pipe with it (seen under -race on a loaded machine:
+	// no output at all). viz, and the stateful mode after every cell, sync.
 	code := `import "github.com/janpfeifer/gonb/gonbui"
 %%
 id := gonbui.UniqueId()
 gonbui.UpdateHTML(id, "<b>uno</b>")
-gonbui.UpdateHTML(id, "<b>dos</b>")`
+gonbui.UpdateHTML(id, "<b>dos</b>")
+gonbui.Sync()`
 	second, err := c.Execute(ctx, code)
 	if err != nil {
 		t.Fatalf("Execute(gonbui): %v", err)
