@@ -74,7 +74,10 @@ func Collect(max int, roots ...string) (*Corpus, error) {
 		}
 	}
 	c := &Corpus{Roots: roots}
-	type file struct{ path, source string }
+	type file struct {
+		path, source string
+		size         int64
+	}
 	var files []file
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -90,8 +93,12 @@ func Collect(max int, roots ...string) (*Corpus, error) {
 			if !d.Type().IsRegular() || !IsTextDoc(d.Name()) {
 				return nil
 			}
+			info, err := d.Info()
+			if err != nil {
+				return nil // gone since the folder was listed
+			}
 			rel, _ := filepath.Rel(root, p)
-			files = append(files, file{p, filepath.ToSlash(filepath.Join(filepath.Base(root), rel))})
+			files = append(files, file{p, filepath.ToSlash(filepath.Join(filepath.Base(root), rel)), info.Size()})
 			return nil
 		})
 		if err != nil {
@@ -100,11 +107,7 @@ func Collect(max int, roots ...string) (*Corpus, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].source < files[j].source })
 	for _, f := range files {
-		info, err := os.Stat(f.path)
-		if err != nil {
-			continue
-		}
-		if info.Size() > MaxFileBytes {
+		if f.size > MaxFileBytes {
 			c.TooBig++
 			continue
 		}

@@ -40,13 +40,13 @@ func testCorpus() []Doc {
 		base,          // 0 kept
 		prose(300, 2), // 1 kept
 		strings.ToUpper(strings.ReplaceAll(base, " ", "  \n")) + "!", // 2 exact copy of 0
-		strings.Join(near, " "),                               // 3 near copy of 0
-		prose(49, 3),                                          // 4 words
-		strings.Repeat("a b cc ", 30) + "the of",              // 5 word-length (mean < 3)
-		strings.Repeat("## the data of model\n", 20),          // 6 hash: 20 '#'… 40 '#' / 100 words
-		strings.Repeat("the data of model... ", 20),           // 7 ellipsis: 20 / 80 words
-		strings.Repeat("the data 12345 67890 1.5 ", 20),       // 8 alpha: 40 % of words have a letter
-		strings.Repeat("données modèle réseau mémoire ", 20),  // 9 stop words
+		strings.Join(near, " "),                              // 3 near copy of 0
+		prose(49, 3),                                         // 4 words
+		strings.Repeat("a b cc ", 30) + "the of",             // 5 word-length (mean < 3)
+		strings.Repeat("## the data of model\n", 20),         // 6 hash: 20 '#'… 40 '#' / 100 words
+		strings.Repeat("the data of model... ", 20),          // 7 ellipsis: 20 / 80 words
+		strings.Repeat("the data 12345 67890 1.5 ", 20),      // 8 alpha: 40 % of words have a letter
+		strings.Repeat("données modèle réseau mémoire ", 20), // 9 stop words
 	}
 	docs := make([]Doc, len(texts))
 	for i, t := range texts {
