@@ -2,8 +2,10 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/dlbd/dlbd/bigdata/internal/linked"
@@ -20,18 +22,27 @@ type Broker struct {
 
 var _ stream.Broker = (*Broker)(nil)
 
-// Connect opens a client of the broker at addr (host:port). It fails within seconds when
-// nothing listens there.
+// Connect opens a client of the broker at addr (host:port), or of a cluster through its
+// bootstrap list ("host:port,host:port", Server.Addr). It fails within seconds when no
+// broker of the list answers.
 func Connect(ctx context.Context, addr string) (*Broker, error) {
 	connect, err := linked.Kafka.Get()
 	if err != nil {
 		return nil, err
 	}
-	c, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("bigdata/kafka: no broker answers at %s (%v): start one with kafka.Ensure or `make kafka-start`", addr, err)
+	var errs []error
+	for _, a := range strings.Split(addr, ",") {
+		c, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", a)
+		if err == nil {
+			c.Close()
+			errs = nil
+			break
+		}
+		errs = append(errs, err)
 	}
-	c.Close()
+	if errs != nil {
+		return nil, fmt.Errorf("bigdata/kafka: no broker answers at %s (%v): start one with kafka.Ensure or `make kafka-start`", addr, errors.Join(errs...))
+	}
 	b, err := connect(ctx, addr)
 	if err != nil {
 		return nil, err
@@ -45,7 +56,7 @@ func Connect(ctx context.Context, addr string) (*Broker, error) {
 func (b *Broker) Name() string { return b.c.Name() }
 
 // CreateTopic implements stream.Broker: the topic is deleted if it exists and created
-// with one partition.
+// with one partition, replicated as the brokers' default.replication.factor says (Config.Brokers).
 func (b *Broker) CreateTopic(ctx context.Context, topic string) error {
 	return b.c.CreateTopic(ctx, topic)
 }

@@ -35,6 +35,17 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	master := fmt.Sprintf("local[%d,%d]", cfg.Cores, cfg.TaskMaxFailures)
+	st, err := startConnect(ctx, cfg, java, home, dir, master, nil)
+	if err != nil {
+		return nil, err
+	}
+	return server(st), nil
+}
+
+// startConnect starts the Spark Connect server of cfg (its driver) with the given master
+// (local[…] or spark://…) and extra --conf settings, recorded under dir.
+func startConnect(ctx context.Context, cfg Config, java, home, dir, master string, extra []string) (*service.State, error) {
 	addr := fmt.Sprintf("127.0.0.1:%d", cfg.Port)
 	scratch := filepath.Join(dir, fmt.Sprintf("work-%d", cfg.Port))
 	conf := []string{
@@ -47,10 +58,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		"spark.local.dir=" + filepath.Join(scratch, "tmp"),
 		"spark.sql.warehouse.dir=" + filepath.Join(scratch, "warehouse"),
 	}
+	conf = append(conf, extra...) // later settings win (spark-submit keeps the last --conf)
 	argv := []string{filepath.Join(home, "bin", "spark-submit"),
 		"--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
 		"--name", "dlbd-spark-connect",
-		"--master", fmt.Sprintf("local[%d,%d]", cfg.Cores, cfg.TaskMaxFailures),
+		"--master", master,
 		"--driver-memory", cfg.DriverMemory}
 	for _, c := range conf {
 		argv = append(argv, "--conf", c)
@@ -58,7 +70,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	argv = append(argv, "spark-internal")
 	st, err := service.Start(ctx, service.Spec{
 		Name: "Spark Connect server", Addr: addr, Argv: argv,
-		Env: []string{"SPARK_HOME=" + home, "SPARK_LOCAL_IP=127.0.0.1", "JAVA_HOME=" + filepath.Dir(filepath.Dir(resolve(java))), "SPARK_LOG_DIR=" + scratch},
+		Env: append(sparkEnv(home, java), "SPARK_LOG_DIR="+scratch),
 		Dir: scratch, Log: filepath.Join(dir, fmt.Sprintf("server-%d.log", cfg.Port)),
 		StateFile: cfg.stateFile(dir), Watch: cfg.Watch, Timeout: cfg.StartTimeout,
 		Hint: "Check Java (java -version: 17 or 21) and memory (Config.DriverMemory); `make spark-stop` stops a server left running.",
@@ -66,11 +78,16 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/spark: %w", err)
 	}
-	return server(st), nil
+	return st, nil
 }
 
 func server(st *service.State) *Server {
 	return &Server{URL: "sc://" + st.Addr, PID: st.PID, Log: st.Log, Started: st.Started, st: st}
+}
+
+// sparkEnv is the environment of every Spark process started here.
+func sparkEnv(home, java string) []string {
+	return []string{"SPARK_HOME=" + home, "SPARK_LOCAL_IP=127.0.0.1", "JAVA_HOME=" + filepath.Dir(filepath.Dir(resolve(java)))}
 }
 
 // resolve follows symbolic links (Debian's /usr/bin/java → /usr/lib/jvm/…/bin/java).

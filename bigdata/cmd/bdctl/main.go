@@ -2,7 +2,12 @@
 // make and for people:
 //
 //	bdctl spark start|stop|status   the Spark Connect server (127.0.0.1:15002)
+//	bdctl spark cluster start [--workers N] | stop | status
+//	                                a standalone cluster (master, N workers of 1 core) and its
+//	                                Spark Connect server (sc://127.0.0.1:15003)
 //	bdctl kafka start|stop|status   a Kafka broker in KRaft mode (127.0.0.1:19092)
+//	bdctl kafka start --brokers 3   three brokers (19092, 19094, 19096): replication factor 3,
+//	                                min.insync.replicas 2
 //
 // Servers started here run until stopped (no watched process).
 package main
@@ -24,7 +29,7 @@ func main() {
 }
 
 func usage() error {
-	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status")
+	return fmt.Errorf("usage: bdctl spark|kafka start|stop|status, bdctl spark cluster start [--workers N]|stop|status, bdctl kafka start --brokers N")
 }
 
 func run(args []string) error {
@@ -35,15 +40,18 @@ func run(args []string) error {
 	defer cancel()
 	switch args[0] {
 	case "spark":
+		if len(args) >= 3 && args[1] == "cluster" {
+			return clusterCmd(ctx, args[2], args[3:])
+		}
 		if len(args) != 2 {
 			return usage()
 		}
 		return sparkCmd(ctx, args[1])
 	case "kafka":
-		if len(args) != 2 {
+		if len(args) < 2 {
 			return usage()
 		}
-		return kafkaCmd(ctx, args[1])
+		return kafkaCmd(ctx, args[1], args[2:])
 	}
 	return usage()
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,9 +27,10 @@ type client struct {
 	cl   *kgo.Client
 }
 
-// connect opens a client of the broker at addr (host:port), which answered a TCP dial.
+// connect opens a client of the brokers at addr (host:port, or a comma-separated bootstrap
+// list), one of which answered a TCP dial.
 func connect(ctx context.Context, addr string) (stream.Broker, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(0), kgo.RequestTimeoutOverhead(5*time.Second))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(addr, ",")...), kgo.ProducerLinger(0), kgo.RequestTimeoutOverhead(5*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
 	}
@@ -39,7 +41,7 @@ func connect(ctx context.Context, addr string) (stream.Broker, error) {
 func (b *client) Name() string { return "kafka" }
 
 // CreateTopic implements stream.Broker: the topic is deleted if it exists and created
-// with one partition.
+// with one partition and the brokers' default replication factor.
 func (b *client) CreateTopic(ctx context.Context, topic string) error {
 	adm := kadm.NewClient(b.cl)
 	// The client caches topic ids: forget the old topic, or producing to the new one fails
@@ -51,7 +53,7 @@ func (b *client) CreateTopic(ctx context.Context, topic string) error {
 	// Deletion is asynchronous: retry the creation while the old topic is still there.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		res, err := adm.CreateTopic(ctx, 1, 1, nil, topic)
+		res, err := adm.CreateTopic(ctx, 1, -1, nil, topic)
 		if err == nil {
 			err = res.Err
 		}
@@ -80,7 +82,7 @@ func (b *client) Publish(ctx context.Context, topic string, events ...stream.Eve
 // Consumer implements stream.Broker: a client reading topic from its first offset, polled
 // by a goroutine (which ends at Close) into a stream.Buffer.
 func (b *client) Consumer(ctx context.Context, topic string) (stream.Consumer, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.addr), kgo.ConsumeTopics(topic),
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(b.addr, ",")...), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(50*time.Millisecond))
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
