@@ -101,7 +101,7 @@ func New(ctx context.Context, n int) (*Hosts, error) {
 		return nil, fmt.Errorf("netns: New(%d hosts): need 1 to %d", n, MaxHosts)
 	}
 	if os.Geteuid() != 0 {
-		return nil, fmt.Errorf("netns: making network namespaces needs root (uid %d): run the tests as root, e.g. in the course's container: %w", os.Geteuid(), ErrUnavailable)
+		return nil, fmt.Errorf("netns: making network namespaces needs root (uid %d): run the tests as root (sudo, or a container started with --privileged): %w", os.Geteuid(), ErrUnavailable)
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
 		return nil, fmt.Errorf("netns: iproute2's ip not found: apt-get install iproute2: %w", ErrUnavailable)
