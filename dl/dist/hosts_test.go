@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,7 +98,7 @@ func TestMPIRankKilledAcrossHosts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if err := exec.Command("kill", "-9", strconv.Itoa(pid)).Run(); err != nil {
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil { // kill -9
 		t.Fatalf("kill -9 %d (rank %d on host 1): %v", pid, rank, err)
 	}
 	select {

@@ -5,11 +5,11 @@
 //
 // # Overview
 //
-//	h, err := netns.New(ctx, 2) // or netns.ForTest(t, 2) in a test
+//	h, err := netns.New(ctx, 2)        // or h := netns.ForTest(t, 2) in a test
 //	defer h.Close()
-//	h.Host[1].Addr                      // "10.233.0.2"
-//	h.Command(1, "sh", "-c", "...")      // an *exec.Cmd that runs in host 1
-//	cmd, err := h.MPIRun(ctx, 2, prog)   // mpirun from host 0, 2 ranks per host
+//	h.Host[1].Addr                     // "10.233.0.2"
+//	h.Command(1, "sh", "-c", "...")    // an *exec.Cmd that runs in host 1
+//	cmd, err := h.MPIRun(ctx, 2, prog) // mpirun from host 0, 2 ranks per host
 //
 // Host i is the namespace Host[i].Name with interface eth0 at
 // Host[i].Addr (10.233.0.i+1/24, Subnet) and loopback up; the eth0s are
@@ -236,7 +236,9 @@ func (h *Hosts) MPIRunArgs(slots int) ([]string, error) {
 }
 
 // MPIRun returns the command that runs mpirun in host 0 with MPIRunArgs
-// and then args (mpirun options, the program and its arguments).
+// and then args (mpirun options, the program and its arguments): slots
+// ranks on every host. Cancelling ctx kills mpirun; what it leaves in the
+// hosts (orted, ranks) dies at Close.
 func (h *Hosts) MPIRun(ctx context.Context, slots int, args ...string) (*exec.Cmd, error) {
 	mpirun, err := exec.LookPath("mpirun")
 	if err != nil {

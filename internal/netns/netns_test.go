@@ -147,6 +147,27 @@ func TestAcrossHostsAgent(t *testing.T) {
 	}
 }
 
+// TestAcrossHostsMPIRun: MPIRun places ranks 0 and 1 in host 0 and ranks
+// 2 and 3 in host 1 (each sees its host's address).
+func TestAcrossHostsMPIRun(t *testing.T) {
+	h := ForMPITest(t, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd, err := h.MPIRun(ctx, 2, "sh", "-c", `echo "rank $OMPI_COMM_WORLD_RANK on $(ip -4 -o addr show eth0 | awk '{print $4}')"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mpirun: %v\n%s", err, out)
+	}
+	for r := range 4 {
+		if want := fmt.Sprintf("rank %d on %s/24\n", r, h.Host[r/2].Addr); !strings.Contains(string(out), want) {
+			t.Errorf("mpirun's output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // TestAcrossHostsClose: Close kills what runs in the hosts and removes
 // every namespace; a second Close is harmless.
 func TestAcrossHostsClose(t *testing.T) {
