@@ -107,6 +107,8 @@ func mpiHelper(name string) int {
 			}
 			return AllReduce(r, make([]float64, 10+r.Rank()), Sum) // call #1: sizes differ
 		}
+	case "spin":
+		fn = mpiSpin
 	case "hung":
 		fn = func(r *Rank) error {
 			if r.Rank() == 2 {
@@ -126,6 +128,22 @@ func mpiHelper(name string) int {
 		fmt.Printf("%s ok on rank %d\n", name, g.Local().Rank())
 	}
 	return 0
+}
+
+// mpiSpin is the "spin" helper: all-reduces for up to a minute, saying
+// once that it runs, so that a test can kill one of its ranks mid-job.
+func mpiSpin(r *Rank) error {
+	buf := make([]float32, 1024)
+	for i, start := 0, time.Now(); time.Since(start) < time.Minute; i++ {
+		if err := AllReduce(r, buf, Sum); err != nil {
+			return err
+		}
+		if i == 0 {
+			fmt.Printf("spinning on rank %d\n", r.Rank())
+		}
+		time.Sleep(time.Millisecond) // leaves the cores to the test
+	}
+	return nil
 }
 
 // inProcess runs fn on an in-process group of n ranks over copies of the

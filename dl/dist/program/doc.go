@@ -13,6 +13,10 @@
 // of a cell (or of any importable package); M must survive encoding/json
 // (exported fields). The generated program's main is Main(Train).
 //
+// A job started some other way (mpirun across hosts, whose ranks run
+// Main with ResultsEnv naming a directory they share) leaves the same
+// results for ReadResults.
+//
 // The program is built in a module that can import Train's package: the
 // current directory's, or the one registered for that package with
 // RegisterModule (a notebook kernel whose cells are packages registers

@@ -66,9 +66,16 @@ func Run[M any](ctx context.Context, fn func(r *dist.Rank) (M, error), cfg Confi
 	if err := launch.Run(ctx, lc, bin); err != nil {
 		return nil, err
 	}
-	out := make([]M, cfg.NProc)
+	return ReadResults[M](res, cfg.NProc)
+}
+
+// ReadResults reads the results that Main wrote for ranks 0..n-1 into
+// dir (ResultsEnv): what Run returns, for a job started some other way,
+// e.g. by mpirun across hosts that share dir.
+func ReadResults[M any](dir string, n int) ([]M, error) {
+	out := make([]M, n)
 	for r := range out {
-		b, err := os.ReadFile(filepath.Join(res, "rank-"+strconv.Itoa(r)+".json"))
+		b, err := os.ReadFile(filepath.Join(dir, "rank-"+strconv.Itoa(r)+".json"))
 		if err != nil {
 			return nil, fmt.Errorf("program: rank %d left no result: %w", r, err)
 		}

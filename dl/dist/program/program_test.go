@@ -76,18 +76,29 @@ func TestStrategiesOnMPI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for r := range res {
-				if !closeTo(res[r].Params, here[r].Params) {
-					t.Errorf("rank %d: parameters (or gradients) on %s differ from in-process\n got %v\nhere %v", r, tc.backend, res[r].Params[:4], here[r].Params[:4])
-				}
-				if tc.want != nil && !closeTo(here[r].Params, tc.want.Params) {
-					t.Errorf("rank %d: parameters differ from single-device training\nhere %v\nwant %v", r, here[r].Params[:4], tc.want.Params[:4])
-				}
-				if !closeTo(res[r].Losses, here[r].Losses) {
-					t.Errorf("rank %d: losses %v on %s, %v in-process", r, res[r].Losses, tc.backend, here[r].Losses)
-				}
-			}
+			compareRuns(t, string(tc.backend), res, here, tc.want)
 		})
+	}
+}
+
+// compareRuns compares every rank's result of a job on backend (res)
+// with the same function run in-process (here), and here with
+// single-device training (want; nil: not compared).
+func compareRuns(t *testing.T, backend string, res, here []ddptrain.Result, want *ddptrain.Result) {
+	t.Helper()
+	if len(res) != len(here) {
+		t.Fatalf("%d results on %s, %d in-process", len(res), backend, len(here))
+	}
+	for r := range res {
+		if !closeTo(res[r].Params, here[r].Params) {
+			t.Errorf("rank %d: parameters (or gradients) on %s differ from in-process\n got %v\nhere %v", r, backend, res[r].Params[:4], here[r].Params[:4])
+		}
+		if want != nil && !closeTo(here[r].Params, want.Params) {
+			t.Errorf("rank %d: parameters differ from single-device training\nhere %v\nwant %v", r, here[r].Params[:4], want.Params[:4])
+		}
+		if !closeTo(res[r].Losses, here[r].Losses) {
+			t.Errorf("rank %d: losses %v on %s, %v in-process", r, res[r].Losses, backend, here[r].Losses)
+		}
 	}
 }
 
