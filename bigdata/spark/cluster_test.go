@@ -256,7 +256,10 @@ func clusterSurvivesLostWorker(t *testing.T, c *Cluster, s *Session) {
 	}
 	var stages []string
 	for _, sg := range st {
+		if sg.NumFailedTasks == 0 && sg.AttemptID == 0 {
+			continue
+		}
 		stages = append(stages, fmt.Sprintf("%d.%d %s %d/%d failed %d", sg.StageID, sg.AttemptID, sg.Status, sg.NumCompleteTasks, sg.NumTasks, sg.NumFailedTasks))
 	}
-	t.Logf("master: %d alive workers after the kill; failed tasks %d; stages: %s", st2.AliveWorkers, failed, strings.Join(stages, "; "))
+	t.Logf("master: %d alive workers after the kill; failed tasks %d; stages with failed tasks or re-run: %s", st2.AliveWorkers, failed, strings.Join(stages, "; "))
 }

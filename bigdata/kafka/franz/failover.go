@@ -106,8 +106,31 @@ func failover(ctx context.Context, addr, topic string, records, killAfter int, k
 		killed   = make(chan error, 1)
 		killedAt time.Time
 	)
+	// The records after gate wait for the kill, so the failover happens mid-stream: records
+	// in flight when the leader dies, more produced while a new one is elected.
+	gate := killAfter + max(1, min(5000, (records-killAfter)/2))
+	waitKill := func() error {
+		select {
+		case err := <-killed:
+			if err != nil {
+				return fmt.Errorf("bigdata/kafka: kill the leader after %d acknowledgements: %w", killAfter, err)
+			}
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("bigdata/kafka: waiting for %d acknowledgements before killing the leader: %w", killAfter, ctx.Err())
+		case <-time.After(2 * time.Minute):
+			mu.Lock()
+			defer mu.Unlock()
+			return fmt.Errorf("bigdata/kafka: only %d of %d records acknowledged within 2 minutes, fewer than the %d after which the leader was to be killed (first error: %s)", len(ackTimes), gate, killAfter, rep.FirstErr)
+		}
+	}
 	start := time.Now()
 	for i := range records {
+		if i == gate {
+			if err := waitKill(); err != nil {
+				return nil, err
+			}
+		}
 		v := make([]byte, 8)
 		binary.BigEndian.PutUint64(v, uint64(i))
 		prod.Produce(ctx, &kgo.Record{Value: v}, func(_ *kgo.Record, err error) {
@@ -138,16 +161,13 @@ func failover(ctx context.Context, addr, topic string, records, killAfter int, k
 			}
 		})
 	}
+	if gate >= records { // too few records to hold any back: the kill may still be under way
+		if err := waitKill(); err != nil {
+			return nil, err
+		}
+	}
 	if err := prod.Flush(ctx); err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: flush the producer: %w", err)
-	}
-	select {
-	case err := <-killed:
-		if err != nil {
-			return nil, fmt.Errorf("bigdata/kafka: kill the leader after %d acknowledgements: %w", killAfter, err)
-		}
-	default:
-		return nil, fmt.Errorf("bigdata/kafka: only %d of %d records were acknowledged, fewer than the %d after which the leader was to be killed (first error: %s)", len(ackTimes), records, killAfter, rep.FirstErr)
 	}
 	mu.Lock()
 	rep.Acked = len(ackTimes)
