@@ -156,28 +156,11 @@ func Start(ctx context.Context, cfg Config) (_ *Server, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
 	}
-	type started struct {
-		n   *Node
-		err error
-	}
-	ch := make(chan started, cfg.Brokers)
-	for i := range cfg.Brokers {
-		go func() {
-			n, err := startBroker(ctx, cfg, java, id, i)
-			ch <- started{n, err}
-		}()
-	}
-	srv := &Server{Nodes: make([]*Node, cfg.Brokers)}
-	var errs []error
-	for range cfg.Brokers {
-		r := <-ch
-		if r.err != nil {
-			errs = append(errs, r.err)
-			continue
-		}
-		srv.Nodes[r.n.ID-1] = r.n
-	}
-	if err := errors.Join(errs...); err != nil {
+	nodes, err := service.StartAll(cfg.Brokers, func(i int) (*Node, error) {
+		return startBroker(ctx, cfg, java, id, i)
+	})
+	srv := &Server{Nodes: nodes}
+	if err != nil {
 		_ = srv.Stop()
 		return nil, fmt.Errorf("bigdata/kafka: %w", err)
 	}

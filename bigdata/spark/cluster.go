@@ -155,28 +155,10 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (_ *Cluster, err error
 		return nil, fmt.Errorf("bigdata/spark: %w", err)
 	}
 	// The workers start together: each JVM takes seconds to come up.
-	type started struct {
-		w   *Worker
-		err error
-	}
-	ch := make(chan started, cfg.Workers)
-	for i := range cfg.Workers {
-		go func() {
-			w, err := startWorker(ctx, cfg, i, class, env, c.Master, hint)
-			ch <- started{w, err}
-		}()
-	}
-	c.Workers = make([]*Worker, cfg.Workers)
-	var errs []error
-	for range cfg.Workers {
-		s := <-ch
-		if s.err != nil {
-			errs = append(errs, s.err)
-			continue
-		}
-		c.Workers[s.w.Index] = s.w
-	}
-	if err = errors.Join(errs...); err != nil {
+	c.Workers, err = service.StartAll(cfg.Workers, func(i int) (*Worker, error) {
+		return startWorker(ctx, cfg, i, class, env, c.Master, hint)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("bigdata/spark: %w", err)
 	}
 	if err = c.waitWorkers(ctx, cfg.Workers, cfg.Timeout); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -191,4 +192,20 @@ func Tail(path string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// StartAll runs start(0), …, start(n-1) at once — servers that take seconds each to come up,
+// or that wait for each other (a KRaft quorum) — and returns their results in order; the
+// error joins every failure (the results of those that started are returned with it, for
+// the caller to stop).
+func StartAll[T any](n int, start func(i int) (T, error)) ([]T, error) {
+	out := make([]T, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); out[i], errs[i] = start(i) }()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }

@@ -114,3 +114,22 @@ func TestJava(t *testing.T) {
 		}
 	}
 }
+
+func TestStartAllKeepsOrderAndJoinsErrors(t *testing.T) {
+	got, err := StartAll(4, func(i int) (int, error) {
+		time.Sleep(time.Duration(4-i) * 5 * time.Millisecond) // finish in reverse order
+		if i%2 == 1 {
+			return -1, fmt.Errorf("server %d failed", i)
+		}
+		return 10 * i, nil
+	})
+	if fmt.Sprint(got) != "[0 -1 20 -1]" {
+		t.Errorf("StartAll results = %v; want [0 -1 20 -1] (in order)", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "server 1 failed") || !strings.Contains(err.Error(), "server 3 failed") {
+		t.Errorf("StartAll error = %v; want both failures", err)
+	}
+	if _, err := StartAll(2, func(int) (string, error) { return "ok", nil }); err != nil {
+		t.Errorf("StartAll without failures = %v", err)
+	}
+}
