@@ -132,6 +132,28 @@ func envInt(name string, def int) (int, error) {
 	return n, nil
 }
 
+// launchedRank reads the rank and world size that `dlbd run` (torchrun's
+// RANK and WORLD_SIZE) gave this process, for backend b.
+func launchedRank(b Backend) (rank, size int, err error) {
+	if rank, err = envInt("RANK", -1); err != nil {
+		return 0, 0, err
+	}
+	if size, err = envInt("WORLD_SIZE", -1); err != nil {
+		return 0, 0, err
+	}
+	if rank < 0 || size < 1 || rank >= size {
+		return 0, 0, fmt.Errorf("dist: %s backend: RANK=%q WORLD_SIZE=%q: start the job with `dlbd run --backend %s` (torchrun's variables)", b, os.Getenv("RANK"), os.Getenv("WORLD_SIZE"), b)
+	}
+	return rank, size, nil
+}
+
+// recvSizeError is the error of a Recv on a process backend whose buffer
+// does not match the message: src sent n values of size bytes.
+func recvSizeError(r *Rank, src, n, size int, buf hostBuf) error {
+	return fmt.Errorf("dist: recv on rank %d of %s: rank %d sent %d values of %d bytes, the buffer holds %d values of %d bytes",
+		r.rank, r.g.name, src, n, size, buf.n, buf.size)
+}
+
 // checkSize compares the job's size with the one the program asked for.
 func checkSize(b Backend, want, got int) error {
 	if want != 0 && want != got {

@@ -49,6 +49,8 @@ func helper(name string) int {
 	os.Rename(pidFile+".tmp", pidFile)
 	fmt.Printf("env RANK=%s LOCAL_RANK=%s WORLD_SIZE=%s MASTER_PORT=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"), os.Getenv("WORLD_SIZE"), os.Getenv("MASTER_PORT"))
 	switch name {
+	case "tcp-ddp", "tcp-loop":
+		return tcpHelper(name)
 	case "mpi-loop": // all-reduce until killed
 		mpiWorld.Run(func(r *dist.Rank) error {
 			buf := make([]float32, 1<<16)
