@@ -185,7 +185,7 @@ func (g *Group) Err() error {
 // rank waiting in a dist call returns an error wrapping ErrAborted and
 // cause, and so does every later call. The first cause wins. Run calls it
 // when a rank fails; call it to cancel a run from outside. In a process
-// world (MPI, NCCL) it ends the whole job, this process included
+// world (MPI, NCCL, TCP) it ends the whole job, this process included
 // (MPI_Abort, or the launcher's abort).
 func (g *Group) Abort(cause error) {
 	if cause == nil {

@@ -31,7 +31,7 @@ const tcpHelperEnv = "DLBD_TCP_HELPER"
 
 // tcpJob is a tcp job of this test binary's helpers.
 type tcpJob struct {
-	t     *testing.T
+	t     testing.TB
 	ranks []*tcpProc
 	out   syncLines
 	srv   net.Listener
@@ -65,7 +65,7 @@ func (s *syncLines) String() string {
 
 // startTCP serves a store and starts ranks ranks (of a world of n) of the
 // helper; timeout is the helper's Config.Timeout.
-func startTCP(t *testing.T, n int, ranks []int, helper string, timeout time.Duration, env ...string) *tcpJob {
+func startTCP(t testing.TB, n int, ranks []int, helper string, timeout time.Duration, env ...string) *tcpJob {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
