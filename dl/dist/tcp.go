@@ -286,10 +286,13 @@ func chunks(data []byte, count, n int, size uintptr) func(i int) []byte {
 // k travels k+1, k+2, …, k, so it is reduced in that order on every run.
 func (b *tcpBackend) ringReduceScatter(c *call, src func(int) []byte, dst []byte, size uintptr, op reduce.Op, div float64) error {
 	right, left := b.mod(b.me+1), b.mod(b.me-1)
-	acc := src(b.mod(b.me - 1))
+	acc, owned := src(b.mod(b.me-1)), false
 	for s := 0; s < b.n-1; s++ {
 		if err := b.put(c, right, size, acc); err != nil {
 			return err
+		}
+		if owned {
+			b.mesh.release(acc)
 		}
 		k := b.mod(b.me - 2 - s)
 		got, err := b.get(c, left, len(src(k)))
@@ -298,7 +301,7 @@ func (b *tcpBackend) ringReduceScatter(c *call, src func(int) []byte, dst []byte
 		}
 		if s < b.n-2 {
 			combineBytes(got, src(k), size, op, 0)
-			acc = got
+			acc, owned = got, true
 			continue
 		}
 		// the last step: k is b.me
@@ -306,6 +309,7 @@ func (b *tcpBackend) ringReduceScatter(c *call, src func(int) []byte, dst []byte
 			copy(dst, mine)
 		}
 		combineBytes(dst, got, size, op, div)
+		b.mesh.release(got)
 	}
 	return nil
 }
@@ -324,6 +328,7 @@ func (b *tcpBackend) ringAllGather(c *call, chunk func(int) []byte, size uintptr
 			return err
 		}
 		copy(into, got)
+		b.mesh.release(got)
 	}
 	return nil
 }
@@ -369,6 +374,7 @@ func (b *tcpBackend) broadcast(c *call, buf hostBuf, root int) error {
 				return err
 			}
 			copy(data, got)
+			b.mesh.release(got)
 			break
 		}
 	}
@@ -392,7 +398,11 @@ func (b *tcpBackend) reduce(c *call, buf hostBuf, root int, op Op) error {
 	acc, owned := data, v == 0 // the root reduces into buf itself
 	for mask := 1; mask < b.n; mask <<= 1 {
 		if v&mask != 0 {
-			return b.put(c, b.mod(v-mask+root), buf.size, acc)
+			err := b.put(c, b.mod(v-mask+root), buf.size, acc)
+			if owned && v != 0 {
+				b.mesh.release(acc)
+			}
+			return err
 		}
 		if v+mask >= b.n {
 			continue
@@ -403,6 +413,7 @@ func (b *tcpBackend) reduce(c *call, buf hostBuf, root int, op Op) error {
 		}
 		if owned {
 			combineBytes(acc, got, buf.size, kop, 0)
+			b.mesh.release(got)
 		} else { // the first child of a non-root rank: keep buf as it is
 			combineBytes(got, acc, buf.size, kop, 0)
 			acc, owned = got, true
@@ -452,6 +463,7 @@ func (b *tcpBackend) recv(r *Rank, buf hostBuf, src int) error {
 		return recvSizeError(r, src, int(f.seq), int(f.size), buf)
 	}
 	copy(hostBytes(buf), f.data)
+	b.mesh.release(f.data)
 	return nil
 }
 

@@ -64,6 +64,43 @@ type tcpMesh struct {
 	ln      net.Listener
 	readers sync.WaitGroup
 	once    sync.Once
+
+	poolMu sync.Mutex
+	pool   [][]byte // payload buffers to reuse (release)
+}
+
+// tcpPoolSize bounds the buffers the pool keeps: enough for the frames of
+// a ring step from each neighbour in flight.
+const tcpPoolSize = 8
+
+// take returns a buffer of n bytes, reused when the pool has one: the ring
+// receives a chunk per step, and fresh allocations of MiB cost page faults
+// and zeroing as much as the copy.
+func (m *tcpMesh) take(n int) []byte {
+	m.poolMu.Lock()
+	for i, b := range m.pool {
+		if cap(b) >= n && cap(b) <= 2*n {
+			last := len(m.pool) - 1
+			m.pool[i], m.pool[last] = m.pool[last], nil
+			m.pool = m.pool[:last]
+			m.poolMu.Unlock()
+			return b[:n]
+		}
+	}
+	m.poolMu.Unlock()
+	return make([]byte, n)
+}
+
+// release gives a received payload back once its data is used.
+func (m *tcpMesh) release(b []byte) {
+	if cap(b) < 4096 {
+		return
+	}
+	m.poolMu.Lock()
+	defer m.poolMu.Unlock()
+	if len(m.pool) < tcpPoolSize {
+		m.pool = append(m.pool, b)
+	}
 }
 
 func newTCPPeer(rank int, addr string, conn net.Conn) *tcpPeer {
@@ -105,7 +142,7 @@ func newTCPMesh(kv *store.Client, me, n int, host string, timeout time.Duration)
 			m.readers.Add(1)
 			go func() { // ends when the connection does (close, or the peer's end)
 				defer m.readers.Done()
-				p.readLoop()
+				p.readLoop(m)
 			}()
 		}
 	}
@@ -238,7 +275,7 @@ func (p *tcpPeer) box(k tcpKey) *tcpBox {
 const maxTCPFrame = 1 << 40
 
 // readLoop reads frames until the connection ends, then records why.
-func (p *tcpPeer) readLoop() {
+func (p *tcpPeer) readLoop(m *tcpMesh) {
 	r := bufio.NewReaderSize(p.conn, 64<<10)
 	h := make([]byte, tcpHeader)
 	for {
@@ -254,7 +291,7 @@ func (p *tcpPeer) readLoop() {
 			return
 		}
 		if n > 0 {
-			f.data = make([]byte, n)
+			f.data = m.take(int(n))
 			if _, err := io.ReadFull(r, f.data); err != nil {
 				p.fail(err)
 				return
