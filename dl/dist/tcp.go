@@ -111,8 +111,11 @@ func newTCPBackend(m *tcpMesh, kv *store.Client, name string, me int, members []
 }
 
 // tcpCheckNet is the store's check (as on nccl) that also watches the
-// group's connections: a rank waiting for the verdict of a rank that died
-// meanwhile fails at once, naming it, instead of after the timeout.
+// connection to the rank whose words it waits for: a leaf waiting for the
+// verdict of rank 0, or rank 0 for the descriptor of a leaf, that died
+// meanwhile fails at once, naming it, instead of after the timeout. (Only
+// that rank: another one may finish its part of a collective and exit
+// before rank 0 has posted every verdict.)
 type tcpCheckNet struct {
 	storeCheckNet
 	b *tcpBackend
@@ -120,42 +123,39 @@ type tcpCheckNet struct {
 
 func (t tcpCheckNet) fromRoot(seq int64, w []int64) (waiter, error) {
 	sw, err := t.storeCheckNet.fromRoot(seq, w)
-	return tcpWaiter{sw, t.b, seq}, err
+	return tcpWaiter{sw, t.b, seq, 0}, err
 }
 
 func (t tcpCheckNet) fromRank(seq int64, q int, w []int64) (waiter, error) {
 	sw, err := t.storeCheckNet.fromRank(seq, q, w)
-	return tcpWaiter{sw, t.b, seq}, err
+	return tcpWaiter{sw, t.b, seq, q}, err
 }
 
-// tcpWaiter is a store waiter that fails when a peer of the group is gone.
+// tcpWaiter is a store waiter for group rank q's words that fails when
+// q's connection has ended without them.
 type tcpWaiter struct {
 	waiter
 	b   *tcpBackend
 	seq int64
+	q   int
 }
 
 func (w tcpWaiter) done() (bool, error) {
 	if ok, err := w.waiter.done(); ok || err != nil {
 		return ok, err
 	}
-	for q := range w.b.n {
-		if q == w.b.me {
-			continue
-		}
-		p := w.b.peer(q)
-		p.mu.Lock()
-		err := p.err
-		p.mu.Unlock()
-		if err != nil {
-			// A rank posts what it owes the store before it ends: look once more.
-			if ok, serr := w.waiter.done(); ok || serr != nil {
-				return ok, serr
-			}
-			return false, w.b.peerErr("the call check", w.seq, q, err)
-		}
+	p := w.b.peer(w.q)
+	p.mu.Lock()
+	err := p.err
+	p.mu.Unlock()
+	if err == nil {
+		return false, nil
 	}
-	return false, nil
+	// q posts its words before it can end normally: look once more.
+	if ok, serr := w.waiter.done(); ok || serr != nil {
+		return ok, serr
+	}
+	return false, w.b.peerErr("the call check", w.seq, w.q, err)
 }
 
 // tcpListenHost is the address this rank listens on: $DLBD_TCP_ADDR, else
