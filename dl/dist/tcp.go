@@ -64,8 +64,9 @@ type tcpBackend struct {
 }
 
 // TCPAddrEnv names the variable that sets the address (an IP or a host
-// name of this node) the ranks of the tcp backend listen on, like gloo's
-// GLOO_SOCKET_IFNAME. Unset, a rank listens on the address its node uses
+// name of this node, which the other nodes can reach) the ranks of the tcp
+// backend listen on, like gloo's GLOO_SOCKET_IFNAME; each rank takes a free
+// port of it. Unset, a rank listens on the address its node uses
 // to reach MASTER_ADDR (the kernel's route to it; no packet is sent),
 // which is 127.0.0.1 when MASTER_ADDR is.
 const TCPAddrEnv = "DLBD_TCP_ADDR"
@@ -162,6 +163,9 @@ func (w tcpWaiter) done() (bool, error) {
 // the local address of the route to the master.
 func tcpListenHost(master, port string) (string, error) {
 	if h := os.Getenv(TCPAddrEnv); h != "" {
+		if host, _, err := net.SplitHostPort(h); err == nil {
+			return host, nil // host:port given: the port is chosen here
+		}
 		return h, nil
 	}
 	if master == "" || port == "" {
