@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 var mpiWorld *dist.Group
 
 func helper(name string) int {
+	if name == "tcp-node" {
+		return tcpNode()
+	}
 	if name == "mpi-loop" {
 		g, err := dist.Init(dist.Config{}) // sets RANK, LOCAL_RANK, WORLD_SIZE from mpirun's variables
 		if err != nil {
