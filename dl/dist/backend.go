@@ -29,10 +29,18 @@ const (
 	// communicator's ncclUniqueId travels through the launcher's
 	// rendezvous store.
 	NCCL Backend = "nccl"
+	// TCP runs one rank per process on CPUs, on any number of nodes,
+	// started by `dlbd run --backend tcp` (like PyTorch's gloo): the ranks
+	// meet through the launcher's rendezvous store and run ring and tree
+	// collectives over TCP connections between every pair of them. The
+	// address a rank listens on is $DLBD_TCP_ADDR (TCPAddrEnv), else the
+	// one its node uses to reach MASTER_ADDR. The torchrun-style way to
+	// train on several CPU hosts without MPI.
+	TCP Backend = "tcp"
 )
 
 // valid reports whether b is a known backend ("" is InProcess).
-func (b Backend) valid() bool { return b == "" || b == InProcess || b == MPI || b == NCCL }
+func (b Backend) valid() bool { return b == "" || b == InProcess || b == MPI || b == NCCL || b == TCP }
 
 // hostBuf is a buffer of host memory as a process backend sees it: a
 // pointer, a length in elements and the element size (4 or 8).
@@ -53,7 +61,7 @@ func bufOf[T Float](v []T) hostBuf {
 func (b hostBuf) bytes() int64 { return int64(b.n) * int64(b.size) }
 
 // backend is one process's side of a group on a process backend (MPI,
-// NCCL): the collectives on host buffers, in the semantics of the
+// NCCL, TCP): the collectives on host buffers, in the semantics of the
 // package-level functions. The collective's descriptor has already been
 // checked against the other ranks' (begin calls check); c carries it.
 type backend interface {

@@ -1,6 +1,6 @@
 // Package dist runs the ranks of distributed training, as goroutines of
 // one process (the way torchrun runs N processes on a machine) or as
-// processes joined by MPI or NCCL, and executes the collectives between
+// processes joined by MPI, NCCL or TCP, and executes the collectives between
 // them for real: all-reduce, reduce-scatter, all-gather, broadcast,
 // reduce, send/recv and barrier.
 //
@@ -29,13 +29,18 @@
 // and sizes into times on real interconnects.
 //
 // Backends. The same Group and Rank, with the same collectives and
-// errors, run on three backends (Config.Backend, like the backend of
+// errors, run on four backends (Config.Backend, like the backend of
 // torch.distributed.init_process_group): InProcess, the goroutine ranks
 // above (the default, and what notebooks use); MPI, one rank per process
 // started by mpirun or `dlbd run --backend mpi`, calling Open MPI's
 // collectives (libmpi loaded at run time without cgo, dl/dist/internal/mpi);
 // NCCL, one rank per process and GPU started by `dlbd run --backend nccl`,
-// calling NCCL through dl.NCCLComm. A program joins its job with
+// calling NCCL through dl.NCCLComm; TCP, one rank per process on CPUs of
+// any number of nodes started by `dlbd run --backend tcp` (like PyTorch's
+// gloo), running ring and tree collectives of its own over TCP
+// connections between every pair of ranks (tcp.go; each rank listens on
+// $DLBD_TCP_ADDR, else the address of its node that reaches MASTER_ADDR).
+// A program joins its job with
 // Init(Config{}), which reads the launcher's environment (RANK, WORLD_SIZE,
 // or mpirun's OMPI_COMM_WORLD_*), and runs its training function with
 // g.Run: the function is the one the notebook runs in-process, and
@@ -43,7 +48,9 @@
 // backends a check before every collective (check.go) gives the in-process
 // errors: a *MismatchError for mismatched calls, a *TimeoutError naming the
 // ranks that did not arrive; a failed rank ends the whole job (MPI_Abort,
-// or the launcher's abort), and dl/dist/launch names it. In-process ranks
+// or the launcher's abort), and dl/dist/launch names it. On TCP a rank
+// whose peer dies fails at once with a *TCPPeerError naming the peer and
+// its address. In-process ranks
 // bound to CUDA devices (Config.Devices) run their tensor collectives
 // through dl.NCCLComm, GPU to GPU.
 //

@@ -139,7 +139,8 @@ func ExampleRank_AllReduce() {
 // Init joins the job the process was started in. Without a launcher
 // (no DLBD_DIST_BACKEND, no mpirun) it makes an in-process world; started
 // by `dlbd run --backend mpi` or mpirun, the same code runs this
-// process's rank of an MPI job.
+// process's rank of an MPI job (with --backend tcp, of a job of CPU
+// processes on any number of nodes, 2 ranks in all for this WorldSize).
 func ExampleInit() {
 	g, err := dist.Init(dist.Config{WorldSize: 2})
 	if err != nil {

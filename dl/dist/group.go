@@ -12,12 +12,12 @@ import (
 // WorldSize is the default.
 type Config struct {
 	// Backend is how ranks talk (torch's init_process_group backend):
-	// InProcess ("", the default) for goroutine ranks in this process; MPI
-	// or NCCL to join the job this process was launched in, one rank per
+	// InProcess ("", the default) for goroutine ranks in this process; MPI,
+	// NCCL or TCP to join the job this process was launched in, one rank per
 	// process (see Init, which also reads the environment).
 	Backend Backend
 	// WorldSize is the number of ranks (torchrun's --nproc_per_node); >= 1
-	// in-process; 0 (the job's size) or that size on MPI and NCCL.
+	// in-process; 0 (the job's size) or that size on MPI, NCCL and TCP.
 	WorldSize int
 	// Devices binds world rank i to Devices[i] (Rank.Device). nil means
 	// dl.Sim(i) for every rank, one simulated accelerator each (on NCCL:
@@ -93,9 +93,11 @@ func New(cfg Config) (*Group, error) {
 		return newMPIWorld(cfg)
 	case NCCL:
 		return newNCCLWorld(cfg)
+	case TCP:
+		return newTCPWorld(cfg)
 	case "", InProcess:
 	default:
-		return nil, fmt.Errorf("dist: New with unknown Backend %q (want inprocess, mpi or nccl)", cfg.Backend)
+		return nil, fmt.Errorf("dist: New with unknown Backend %q (want inprocess, mpi, nccl or tcp)", cfg.Backend)
 	}
 	if cfg.WorldSize < 1 {
 		return nil, fmt.Errorf("dist: New with WorldSize %d: need at least 1 rank", cfg.WorldSize)
@@ -183,7 +185,7 @@ func (g *Group) Err() error {
 // rank waiting in a dist call returns an error wrapping ErrAborted and
 // cause, and so does every later call. The first cause wins. Run calls it
 // when a rank fails; call it to cancel a run from outside. In a process
-// world (MPI, NCCL) it ends the whole job, this process included
+// world (MPI, NCCL, TCP) it ends the whole job, this process included
 // (MPI_Abort, or the launcher's abort).
 func (g *Group) Abort(cause error) {
 	if cause == nil {

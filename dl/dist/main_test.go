@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if h := os.Getenv(mpiHelperEnv); h != "" {
 		os.Exit(mpiHelper(h))
 	}
+	if h := os.Getenv(tcpHelperEnv); h != "" {
+		os.Exit(tcpHelper(h))
+	}
 	if os.Getenv("DLBD_NCCL_HELPER") != "" {
 		os.Exit(ncclHelper())
 	}

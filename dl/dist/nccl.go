@@ -39,20 +39,13 @@ type ncclBackend struct {
 
 // newNCCLWorld joins the job's NCCL communicator.
 func newNCCLWorld(cfg Config) (*Group, error) {
-	rank, err := envInt("RANK", -1)
-	if err != nil {
-		return nil, err
-	}
-	size, err := envInt("WORLD_SIZE", -1)
+	rank, size, err := launchedRank(NCCL)
 	if err != nil {
 		return nil, err
 	}
 	local, err := envInt("LOCAL_RANK", rank)
 	if err != nil {
 		return nil, err
-	}
-	if rank < 0 || size < 1 || rank >= size {
-		return nil, fmt.Errorf("dist: nccl backend: RANK=%q WORLD_SIZE=%q: start the job with `dlbd run --backend nccl` (torchrun's variables)", os.Getenv("RANK"), os.Getenv("WORLD_SIZE"))
 	}
 	if err := checkSize(NCCL, cfg.WorldSize, size); err != nil {
 		return nil, err
@@ -83,7 +76,7 @@ func newNCCLWorld(cfg Config) (*Group, error) {
 // others wait for it in the store.
 func (b *ncclBackend) join() error {
 	b.sent, b.got = map[int]int{}, map[int]int{}
-	b.chk = checker{net: storeCheckNet{b}, n: b.n, me: b.me, timeout: b.cfg.timeout()}
+	b.chk = checker{net: storeCheckNet{kv: b.kv, name: b.name, me: b.me}, n: b.n, me: b.me, timeout: b.cfg.timeout()}
 	key := "nccl-id/" + b.name
 	var id dl.NCCLUniqueID
 	if b.me == 0 {
@@ -165,8 +158,7 @@ func (b *ncclBackend) recv(r *Rank, buf hostBuf, src int) error {
 	}
 	n, size := int(binary.BigEndian.Uint64(hdr)), int(binary.BigEndian.Uint64(hdr[8:]))
 	if n != buf.n || size != int(buf.size) {
-		return fmt.Errorf("dist: recv on rank %d of %s: rank %d sent %d values of %d bytes, the buffer holds %d values of %d bytes",
-			r.rank, b.name, src, n, size, buf.n, buf.size)
+		return recvSizeError(r, src, n, size, buf)
 	}
 	return stage(b.dev, func(ts []*dl.Tensor) error { return b.comm.Recv(b.me, ts[0], src) }, buf)
 }
@@ -228,27 +220,33 @@ func (b *ncclBackend) split(c *call, color, key int) (backend, []int, error) {
 	return sub, members, nil
 }
 
-// storeCheckNet carries the check's words through the store.
-type storeCheckNet struct{ b *ncclBackend }
+// storeCheckNet carries the check's words through the launcher's store
+// (the nccl and tcp backends): rank q of group name posts its descriptor
+// under chk/name/seq/q, rank 0 its verdicts under vrd/name/seq/q.
+type storeCheckNet struct {
+	kv   *store.Client
+	name string // the group's name: the prefix of its keys
+	me   int    // this process's rank in the group
+}
 
 func (s storeCheckNet) key(kind string, seq int64, q int) string {
-	return fmt.Sprintf("%s/%s/%d/%d", kind, s.b.name, seq, q)
+	return fmt.Sprintf("%s/%s/%d/%d", kind, s.name, seq, q)
 }
 
 func (s storeCheckNet) toRoot(seq int64, w []int64) (waiter, error) {
-	return nil, s.b.kv.Set(s.key("chk", seq, s.b.me), int64Bytes(w))
+	return nil, s.kv.Set(s.key("chk", seq, s.me), int64Bytes(w))
 }
 
 func (s storeCheckNet) fromRoot(seq int64, w []int64) (waiter, error) {
-	return &storeWaiter{kv: s.b.kv, key: s.key("vrd", seq, s.b.me), into: w}, nil
+	return &storeWaiter{kv: s.kv, key: s.key("vrd", seq, s.me), into: w}, nil
 }
 
 func (s storeCheckNet) fromRank(seq int64, q int, w []int64) (waiter, error) {
-	return &storeWaiter{kv: s.b.kv, key: s.key("chk", seq, q), into: w}, nil
+	return &storeWaiter{kv: s.kv, key: s.key("chk", seq, q), into: w}, nil
 }
 
 func (s storeCheckNet) toRank(seq int64, q int, w []int64) error {
-	return s.b.kv.Set(s.key("vrd", seq, q), int64Bytes(w))
+	return s.kv.Set(s.key("vrd", seq, q), int64Bytes(w))
 }
 
 func int64Bytes(w []int64) []byte {

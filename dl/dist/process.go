@@ -8,7 +8,7 @@ import (
 	"github.com/dlbd/dlbd/dl"
 )
 
-// A process world: one rank per process (the MPI and NCCL backends). The
+// A process world: one rank per process (the MPI, NCCL and TCP backends). The
 // Group of each process holds its own *Rank only; the others live in
 // other processes, reached through the backend.
 
@@ -53,8 +53,8 @@ func (g *Group) runProcess(fn func(r *Rank) error) error {
 	return err
 }
 
-// Local returns this process's own rank in a process world (the MPI and
-// NCCL backends), or nil in an in-process group, whose ranks Run hands out.
+// Local returns this process's own rank in a process world (the MPI,
+// NCCL and TCP backends), or nil in an in-process group, whose ranks Run hands out.
 func (g *Group) Local() *Rank { return g.local }
 
 // Backend returns the group's backend.
@@ -66,7 +66,8 @@ func (g *Group) Backend() Backend {
 }
 
 // Close releases the backend: it finishes pending sends and finalises MPI
-// (MPI_Finalize) or destroys the NCCL communicator. A process world must
+// (MPI_Finalize), destroys the NCCL communicator or closes the TCP
+// connections. A process world must
 // be closed once its Run has returned; in-process groups need no Close.
 func (g *Group) Close() error {
 	if g.be == nil {
@@ -80,7 +81,7 @@ func (g *Group) Close() error {
 // (OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK). `dlbd run` sets both kinds
 // of torchrun variables and BackendEnv.
 const (
-	// BackendEnv names the backend Init uses: inprocess, mpi or nccl.
+	// BackendEnv names the backend Init uses: inprocess, mpi, nccl or tcp.
 	BackendEnv = "DLBD_DIST_BACKEND"
 )
 
@@ -89,7 +90,7 @@ const (
 // environment. The backend is cfg.Backend, else $DLBD_DIST_BACKEND, else
 // MPI when mpirun started the process (OMPI_COMM_WORLD_SIZE is set), else
 // InProcess. For InProcess the world has cfg.WorldSize ranks, else
-// $WORLD_SIZE, else 1, all goroutines of this process; for MPI and NCCL
+// $WORLD_SIZE, else 1, all goroutines of this process; for MPI, NCCL and TCP
 // the size comes from the job, and a cfg.WorldSize that differs is an
 // error. The rest of cfg applies as for New.
 //
@@ -130,6 +131,28 @@ func envInt(name string, def int) (int, error) {
 		return 0, fmt.Errorf("dist: %s=%q is not a number", name, s)
 	}
 	return n, nil
+}
+
+// launchedRank reads the rank and world size that `dlbd run` (torchrun's
+// RANK and WORLD_SIZE) gave this process, for backend b.
+func launchedRank(b Backend) (rank, size int, err error) {
+	if rank, err = envInt("RANK", -1); err != nil {
+		return 0, 0, err
+	}
+	if size, err = envInt("WORLD_SIZE", -1); err != nil {
+		return 0, 0, err
+	}
+	if rank < 0 || size < 1 || rank >= size {
+		return 0, 0, fmt.Errorf("dist: %s backend: RANK=%q WORLD_SIZE=%q: start the job with `dlbd run --backend %s` (torchrun's variables)", b, os.Getenv("RANK"), os.Getenv("WORLD_SIZE"), b)
+	}
+	return rank, size, nil
+}
+
+// recvSizeError is the error of a Recv on a process backend whose buffer
+// does not match the message: src sent n values of size bytes.
+func recvSizeError(r *Rank, src, n, size int, buf hostBuf) error {
+	return fmt.Errorf("dist: recv on rank %d of %s: rank %d sent %d values of %d bytes, the buffer holds %d values of %d bytes",
+		r.rank, r.g.name, src, n, size, buf.n, buf.size)
 }
 
 // checkSize compares the job's size with the one the program asked for.

@@ -21,6 +21,13 @@
 //     serves the rendezvous store at MASTER_ADDR:MASTER_PORT through which
 //     the ranks exchange the ncclUniqueId; every node runs `dlbd run` with
 //     its --node-rank.
+//   - tcp: one process per rank on CPUs, started here as for nccl, on any
+//     number of nodes (like torchrun with gloo): node 0's launcher serves
+//     the store, through which the ranks publish the address they listen
+//     on (dist.TCPAddrEnv, else the one that reaches MASTER_ADDR) and then
+//     connect to each other; every node runs `dlbd run --backend tcp
+//     --nnodes M --node-rank R --master-addr A`. The torchrun-style way to
+//     use several CPU hosts without MPI.
 //
 // # Errors
 //

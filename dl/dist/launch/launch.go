@@ -109,7 +109,7 @@ func Run(ctx context.Context, cfg Config, prog string, args ...string) error {
 	case dist.MPI:
 		if cfg.NNodes > 1 {
 			return fmt.Errorf("launch: the mpi backend on %d nodes: run mpirun yourself with a hostfile "+
-				"(mpirun --hostfile hosts -np %d %s), it starts every node's ranks", cfg.NNodes, cfg.WorldSize(), prog)
+				"(mpirun --hostfile hosts -np %d %s), it starts every node's ranks; or use --backend tcp, which runs `dlbd run` on every node", cfg.NNodes, cfg.WorldSize(), prog)
 		}
 		return runMPI(ctx, cfg, bin, args)
 	case dist.InProcess:
@@ -120,10 +120,10 @@ func Run(ctx context.Context, cfg Config, prog string, args ...string) error {
 		one.NProcPerNode = 1
 		one.Env = append(append([]string(nil), cfg.Env...), "WORLD_SIZE="+strconv.Itoa(cfg.NProcPerNode))
 		return spawn(ctx, one, bin, args)
-	case dist.NCCL:
+	case dist.NCCL, dist.TCP:
 		return spawn(ctx, cfg, bin, args)
 	}
-	return fmt.Errorf("launch: unknown backend %q (want mpi, inprocess or nccl)", cfg.Backend)
+	return fmt.Errorf("launch: unknown backend %q (want mpi, inprocess, nccl or tcp)", cfg.Backend)
 }
 
 // Build returns an executable for prog: prog itself, or the result of go

@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 var mpiWorld *dist.Group
 
 func helper(name string) int {
+	if name == "tcp-node" {
+		return tcpNode()
+	}
 	if name == "mpi-loop" {
 		g, err := dist.Init(dist.Config{}) // sets RANK, LOCAL_RANK, WORLD_SIZE from mpirun's variables
 		if err != nil {
@@ -49,6 +52,8 @@ func helper(name string) int {
 	os.Rename(pidFile+".tmp", pidFile)
 	fmt.Printf("env RANK=%s LOCAL_RANK=%s WORLD_SIZE=%s MASTER_PORT=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"), os.Getenv("WORLD_SIZE"), os.Getenv("MASTER_PORT"))
 	switch name {
+	case "tcp-ddp", "tcp-loop":
+		return tcpHelper(name)
 	case "mpi-loop": // all-reduce until killed
 		mpiWorld.Run(func(r *dist.Rank) error {
 			buf := make([]float32, 1<<16)

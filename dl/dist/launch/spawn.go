@@ -17,7 +17,7 @@ import (
 	"github.com/dlbd/dlbd/dl/dist/internal/store"
 )
 
-// spawn starts the node's ranks itself (the nccl and inprocess backends),
+// spawn starts the node's ranks itself (the nccl, tcp and inprocess backends),
 // as torchrun's agent does: one process group for all of them, a
 // goroutine waiting for each, and node 0 serving the rendezvous store.
 func spawn(ctx context.Context, cfg Config, bin string, args []string) error {
@@ -149,11 +149,12 @@ type abortKey struct {
 	cl  *store.Client
 }
 
-// rendezvous serves the store on node 0 of an nccl job, or connects to
-// it from the other nodes; other backends get a switch that does nothing.
+// rendezvous serves the store on node 0 of an nccl or tcp job, or
+// connects to it from the other nodes; other backends get a switch that
+// does nothing.
 func rendezvous(ctx context.Context, cfg Config, addr string) (*abortKey, error) {
 	a := &abortKey{}
-	if cfg.Backend != dist.NCCL {
+	if cfg.Backend != dist.NCCL && cfg.Backend != dist.TCP {
 		return a, nil
 	}
 	if cfg.NodeRank == 0 {
