@@ -6,8 +6,10 @@
 #      mid-job (bigdata/spark TestCluster); Kafka: 3 brokers, the partition leader killed while
 #      100,000 records are produced with acks=all (bigdata/kafka TestClusterFailover).
 #   2. Hosts: network namespaces as 2 hosts (internal/netns): the MPI collectives, DDP and ZeRO-3
-#      with Open MPI's TCP transport between them, a rank killed on the second host. Needs root
-#      and `ip`; elsewhere this part is skipped, saying why (DLBD_REQUIRE_NETNS=1: a failure).
+#      with Open MPI's TCP transport between them, a rank killed on the second host; and the
+#      torchrun-style path, `dlbd run --backend tcp --nnodes 2 --node-rank R --master-addr A` with
+#      one launcher in each host (DDP equal to one device, a killed rank named). Needs root and
+#      `ip`; elsewhere this part is skipped, saying why (DLBD_REQUIRE_NETNS=1: a failure).
 #   3. The notebooks 01a and 01b, unchanged, on a cluster started as the README says
 #      (bdctl spark cluster start --workers 2, SPARK_REMOTE=sc://127.0.0.1:15003).
 #
@@ -33,7 +35,7 @@ t=$(date +%s)
 netns=${DLBD_REQUIRE_NETNS:-}
 if [ -z "$netns" ] && [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then netns=1; fi
 [ "$netns" = 1 ] || say "not root or no \`ip\`: the cross-host tests will skip, saying why"
-DLBD_REQUIRE_NETNS=${netns:-0} DLBD_REQUIRE_MPI=1 go test -count=1 -run AcrossHosts ./internal/netns/ ./dl/dist/ ./dl/dist/program/
+DLBD_REQUIRE_NETNS=${netns:-0} DLBD_REQUIRE_MPI=1 go test -count=1 -run AcrossHosts ./internal/netns/ ./dl/dist/ ./dl/dist/program/ ./dl/dist/launch/
 say "hosts (network namespaces): $(( $(date +%s) - t )) s"
 
 t=$(date +%s)
