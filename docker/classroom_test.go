@@ -265,6 +265,7 @@ func studentCount(t *testing.T) int {
 // the idle culler stops servers and leaves their volumes.
 func TestClassroom(t *testing.T) {
 	e, img := requireClassroomImage(t)
+	t.Parallel()
 	t0 := time.Now()
 	const mem = "1536m"
 	c := startClassroom(t, e, img, "DLBD_CLASSROOM_MEM="+mem, "DLBD_CLASSROOM_CPUS=1", "DLBD_CLASSROOM_PIDS=512",
