@@ -381,6 +381,7 @@ func TestClassroom(t *testing.T) {
 	}()
 
 	t.Run("files", func(t *testing.T) {
+		e := engine{t, e.cli}
 		a, b := st[0], st[1]
 		body := map[string]any{"type": "file", "format": "text", "content": "solo de " + a.name}
 		if code, data, err := a.srv.do("PUT", "api/contents/privado.txt", body); err != nil || code/100 != 2 {
@@ -399,6 +400,7 @@ func TestClassroom(t *testing.T) {
 	})
 
 	t.Run("network", func(t *testing.T) {
+		e := engine{t, e.cli}
 		a, b := st[0], st[1]
 		ipA := strings.TrimSpace(e.run("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", c.container(a)))
 		// From the host (where the hub runs) A's port answers: the probe below can succeed.
@@ -459,6 +461,7 @@ func TestClassroom(t *testing.T) {
 	})
 
 	t.Run("persistence", func(t *testing.T) {
+		e := engine{t, e.cli}
 		a := st[0]
 		body := map[string]any{"type": "file", "format": "text", "content": "trabajo de " + a.name}
 		if code, data, err := a.srv.do("PUT", "api/contents/trabajo.txt", body); err != nil || code/100 != 2 {
@@ -498,9 +501,22 @@ func TestClassroom(t *testing.T) {
 	// The hub restarted (classroom.sh up again) with a short idle timeout: servers keep running
 	// across the restart, then the culler stops the idle ones; their volumes and files stay.
 	t.Run("culler", func(t *testing.T) {
+		e := engine{t, e.cli}
 		for _, s := range st {
 			if exists, _, _ := c.serverState(s); !exists {
 				t.Fatalf("%s's server is not running before the hub's restart", s.name)
+			}
+		}
+		// The image's HEALTHCHECK, under the prefix /user/NAME/ (its first probe is 30 s after start).
+		b := st[1]
+		for t1 := time.Now(); ; time.Sleep(2 * time.Second) {
+			h := strings.TrimSpace(e.run("inspect", "-f", "{{.State.Health.Status}}", c.container(b)))
+			if h == "healthy" {
+				break
+			}
+			if h == "unhealthy" || time.Since(t1) > 90*time.Second {
+				t.Errorf("%s's container under the hub: HEALTHCHECK %s: %s", b.name, h, e.run("inspect", "-f", "{{json .State.Health}}", c.container(b)))
+				break
 			}
 		}
 		c.up(t, "DLBD_CLASSROOM_CULL_TIMEOUT=30", "DLBD_CLASSROOM_CULL_EVERY=10")
