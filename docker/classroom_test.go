@@ -498,16 +498,15 @@ func TestClassroom(t *testing.T) {
 		t.Logf("REPORT notebook 01b (DuckDB and a local Spark Connect server) in %s's server: %.1f s, beside the checks above", spark.name, r.elapsed.Seconds())
 	})
 
-	// The hub restarted (classroom.sh up again) with a short idle timeout: servers keep running
-	// across the restart, then the culler stops the idle ones; their volumes and files stay.
-	t.Run("culler", func(t *testing.T) {
-		e := engine{t, e.cli}
+	// classroom.sh up again (a changed setting): the hub restarts, the students' servers go on.
+	t.Run("hub-restart", func(t *testing.T) {
 		for _, s := range st {
 			if exists, _, _ := c.serverState(s); !exists {
 				t.Fatalf("%s's server is not running before the hub's restart", s.name)
 			}
 		}
 		// The image's HEALTHCHECK, under the prefix /user/NAME/ (its first probe is 30 s after start).
+		e := engine{t, e.cli}
 		b := st[1]
 		for t1 := time.Now(); ; time.Sleep(2 * time.Second) {
 			h := strings.TrimSpace(e.run("inspect", "-f", "{{.State.Health.Status}}", c.container(b)))
@@ -519,12 +518,22 @@ func TestClassroom(t *testing.T) {
 				break
 			}
 		}
-		c.up(t, "DLBD_CLASSROOM_CULL_TIMEOUT=30", "DLBD_CLASSROOM_CULL_EVERY=10")
+		c.up(t)
 		for _, s := range st {
 			if exists, _, err := c.serverState(s); err != nil || !exists {
 				t.Errorf("%s's server is gone after the hub's restart: %v", s.name, err)
 			}
 		}
+		if code, _, err := b.srv.do("GET", "api/contents", nil); err != nil || code != 200 {
+			t.Errorf("%s's server through the restarted hub's proxy: %d %v", b.name, code, err)
+		}
+	})
+
+	// The hub restarted with a short idle timeout: the culler stops the idle servers; their
+	// volumes and files stay.
+	t.Run("culler", func(t *testing.T) {
+		e := engine{t, e.cli}
+		c.up(t, "DLBD_CLASSROOM_CULL_TIMEOUT=30", "DLBD_CLASSROOM_CULL_EVERY=10")
 		a := st[0]
 		t1 := time.Now()
 		for {
@@ -575,7 +584,7 @@ func TestClassroomKubernetesShaped(t *testing.T) {
 	e.run("run", "-d", "--name", c.name, "-p", "127.0.0.1::8888", "--mount", "type=volume,src="+vol+",dst=/home/student,volume-nocopy",
 		"--shm-size=1g", "-e", "JUPYTER_TOKEN="+c.token, img)
 	t.Cleanup(func() { e.try("rm", "-f", c.name) })
-	c.waitAPI(t0)
+	t.Logf("REPORT Kubernetes-shaped run (a fresh volume over /home/student): Jupyter answered %.1f s after docker run", c.waitAPI(t0).Seconds())
 	if out := c.exec("ls", "-A", "/home/student"); strings.Contains(out, ".bashrc") {
 		t.Errorf("the home volume holds the image's files (%q): it was not mounted empty, as Kubernetes mounts it", out)
 	}
