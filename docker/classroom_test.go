@@ -568,28 +568,38 @@ func roundAll(ds []time.Duration) []string {
 }
 
 // TestClassroomKubernetesShaped runs the image as Zero to JupyterHub does: the student's volume,
-// empty and owned by root with the pod's fsGroup (1000) on it, mounted over the whole home
-// directory. The entry point makes work/ and the course in it, the dlbd kernelspec is still
-// listed (it lives in /opt/dlbd, not in $HOME) and a notebook's cells run.
+// empty, owned by root with the pod's fsGroup (1000) on it, group-writable and setgid, mounted
+// over the whole home directory. The entry point puts the course into work/, the dlbd
+// kernelspec is still listed (it lives in /opt/dlbd, not in $HOME) and a notebook's cells run.
+// Docker would put an anonymous volume on the image's VOLUME /home/student/work, which
+// Kubernetes ignores; so the home is a host directory, and its work/ is bound there too.
 func TestClassroomKubernetesShaped(t *testing.T) {
 	e, img := requireClassroomImage(t)
 	t.Parallel()
-	vol := randomName("dlbd-test-home-")
-	t.Cleanup(func() { e.try("volume", "rm", "-f", vol) })
+	home := t.TempDir()
+	// As root in a container: the test may not be root; the files the student makes are uid 1000's.
+	asRoot := func(script string) (string, error) {
+		return e.try("run", "--rm", "--network", "none", "--user", "0", "--entrypoint", "sh", "-v", home+":/h", img, "-c", script)
+	}
+	t.Cleanup(func() { asRoot("rm -rf /h/* /h/.[!.]*") })
 	// What kubelet does with fsGroup: group 1000, group-writable, setgid.
-	e.run("run", "--rm", "--network", "none", "--user", "0", "--entrypoint", "sh", "--mount", "type=volume,src="+vol+",dst=/h,volume-nocopy",
-		img, "-c", "chown 0:1000 /h && chmod 2775 /h")
+	if out, err := asRoot("mkdir /h/work && chown 0:1000 /h /h/work && chmod 2775 /h /h/work"); err != nil {
+		t.Fatalf("preparing the home directory: %v %s", err, out)
+	}
 	c := &container{e: e, name: randomName("dlbd-test-k8s-"), token: randomName("tok")}
 	t0 := time.Now()
-	e.run("run", "-d", "--name", c.name, "-p", "127.0.0.1::8888", "--mount", "type=volume,src="+vol+",dst=/home/student,volume-nocopy",
+	e.run("run", "-d", "--name", c.name, "-p", "127.0.0.1::8888", "-v", home+":/home/student", "-v", filepath.Join(home, "work")+":/home/student/work",
 		"--shm-size=1g", "-e", "JUPYTER_TOKEN="+c.token, img)
-	t.Cleanup(func() { e.try("rm", "-f", c.name) })
+	t.Cleanup(func() { e.try("rm", "-f", "-v", c.name) })
+	if got := strings.TrimSpace(e.run("inspect", "-f", "{{range .Mounts}}{{.Type}}:{{.Destination}} {{end}}", c.name)); got != "bind:/home/student bind:/home/student/work" && got != "bind:/home/student/work bind:/home/student" {
+		t.Errorf("mounts = %q; want only the home directory and its work/ (no anonymous volume)", got)
+	}
 	t.Logf("REPORT Kubernetes-shaped run (a fresh volume over /home/student): Jupyter answered %.1f s after docker run", c.waitAPI(t0).Seconds())
 	if out := c.exec("ls", "-A", "/home/student"); strings.Contains(out, ".bashrc") {
 		t.Errorf("the home volume holds the image's files (%q): it was not mounted empty, as Kubernetes mounts it", out)
 	}
-	if out := strings.TrimSpace(c.exec("stat", "-c", "%u", "/home/student/work/curso", "/home/student/work/curso/00-bienvenida.ipynb")); out != "1000\n1000" {
-		t.Errorf("owner of work/curso and its notebook on the fresh home volume = %q; want 1000 (the entry point makes them)", out)
+	if out := strings.TrimSpace(c.exec("stat", "-c", "%u:%g", "/home/student/work/curso", "/home/student/work/curso/00-bienvenida.ipynb")); out != "1000:1000\n1000:1000" {
+		t.Errorf("owner of work/curso and its notebook on the fresh home volume = %q; want 1000:1000 (the entry point makes them)", out)
 	}
 	if code, body := c.get("/api/kernelspecs", true); code != 200 || !strings.Contains(body, `"dlbd"`) {
 		t.Errorf("GET /api/kernelspecs with the home dir on a fresh volume = %d %.200s; want dlbd listed", code, body)

@@ -42,7 +42,7 @@ leftovers() {
   # shellcheck disable=SC2086 # one id a word
   [ -z "$ids" ] || dk rm -f $ids >/dev/null 2>&1 || true
   for n in $(dk network ls -q --filter name=dlbd-classroom-test- 2>/dev/null); do dk network rm "$n" >/dev/null 2>&1 || true; done
-  vols=$(dk volume ls -q 2>/dev/null | grep -E '^(dlbd-work-st[0-9a-f]{8}-[0-9]+|dlbd-hub-test-[0-9a-f]{8}-data|dlbd-test-home-[0-9a-f]{8})$' || true)
+  vols=$(dk volume ls -q 2>/dev/null | grep -E '^(dlbd-work-st[0-9a-f]{8}-[0-9]+|dlbd-hub-test-[0-9a-f]{8}-data)$' || true)
   # shellcheck disable=SC2086 # one name a word
   [ -z "$vols" ] || dk volume rm -f $vols >/dev/null 2>&1 || true
 }
