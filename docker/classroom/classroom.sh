@@ -120,11 +120,14 @@ down() {
     dk rm -f "$hub" >/dev/null
     say "stopped the hub $hub"
   fi
-  local ids
+  local ids id
   ids=$(students)
   if [ -n "$ids" ]; then
-    # shellcheck disable=SC2086 # one id a word
-    dk rm -f $ids >/dev/null
+    # One at a time: a container the culler or Docker's auto-remove is removing already says so
+    # and goes anyway.
+    for id in $ids; do dk rm -f "$id" >/dev/null 2>&1 || true; done
+    for _ in $(seq 30); do [ -z "$(students)" ] && break; sleep 1; done
+    [ -z "$(students)" ] || die "could not remove the students' containers $(students | tr '\n' ' ')(docker rm -f them)"
     say "stopped $(wc -w <<<"$ids") students' containers (their volumes dlbd-work-* stay)"
   fi
   if [ "${1:-}" = --all ] && dk network inspect "$network" >/dev/null 2>&1; then
