@@ -205,6 +205,8 @@ func (c *classroom) stopServer(t *testing.T, s *student) {
 
 func (c *classroom) container(s *student) string { return c.prefix + "-" + s.name }
 
+func (c *classroom) hubName() string { return "dlbd-hub-test-" + strings.TrimPrefix(c.prefix, "dlbd-ctest-") }
+
 // courseCells returns the code cells of a course notebook, in order.
 func courseCells(t *testing.T, name string) []string {
 	t.Helper()
@@ -301,6 +303,23 @@ func TestClassroom(t *testing.T) {
 	t.Logf("REPORT %d servers spawned at once: ready after %v (slowest %.1f s)", n, roundAll(readyIn), slowest.Seconds())
 	idle := strings.TrimSpace(e.run("stats", "--no-stream", "--format", "{{.MemUsage}}", c.container(st[0])))
 	t.Logf("REPORT memory of an idle student's container (docker stats): %s", idle)
+
+	t.Run("status", func(t *testing.T) {
+		out, err := c.script("status")
+		if err != nil {
+			t.Fatalf("classroom.sh status: %v\n%s", err, out)
+		}
+		for _, want := range append([]string{"hub: " + c.hubName() + " Up"}, func() (names []string) {
+			for _, s := range st {
+				names = append(names, c.container(s)+" mem ")
+			}
+			return
+		}()...) {
+			if !strings.Contains(out, want) {
+				t.Errorf("classroom.sh status lacks %q:\n%s", want, out)
+			}
+		}
+	})
 
 	t.Run("limits", func(t *testing.T) {
 		e := engine{t, e.cli}
