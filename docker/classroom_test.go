@@ -205,7 +205,9 @@ func (c *classroom) stopServer(t *testing.T, s *student) {
 
 func (c *classroom) container(s *student) string { return c.prefix + "-" + s.name }
 
-func (c *classroom) hubName() string { return "dlbd-hub-test-" + strings.TrimPrefix(c.prefix, "dlbd-ctest-") }
+func (c *classroom) hubName() string {
+	return "dlbd-hub-test-" + strings.TrimPrefix(c.prefix, "dlbd-ctest-")
+}
 
 // courseCells returns the code cells of a course notebook, in order.
 func courseCells(t *testing.T, name string) []string {
