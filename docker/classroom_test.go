@@ -9,8 +9,12 @@ package docker_test
 //   DLBD_CLASSROOM_HUB_IMAGE  the hub's image (default dlbd-hub, built by classroom.sh)
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -571,13 +575,39 @@ func TestClassroom(t *testing.T) {
 			time.Sleep(2 * time.Second)
 		}
 		t.Logf("the culler stopped %s's idle server %.0f s after the hub's restart", a.name, time.Since(t1).Seconds())
-		// The instructor's way to collect a student's work (README).
-		out, err := e.try("run", "--rm", "--network", "none", "-v", "dlbd-work-"+a.name+":/w:ro", "--entrypoint", "cat", img, "/w/trabajo.txt")
-		if err != nil || !strings.Contains(out, "trabajo de "+a.name) {
-			t.Errorf("%s's volume after the culler: trabajo.txt = %q %v", a.name, out, err)
+		// The instructor's way to collect a student's work (README): tar to standard output.
+		out, err := e.try("run", "--rm", "--network", "none", "-v", "dlbd-work-"+a.name+":/w:ro", "--entrypoint", "tar", img, "-C", "/w", "-cz", ".")
+		if err != nil {
+			t.Fatalf("collecting %s's volume with tar: %v", a.name, err)
+		}
+		if got := fileInTarGz(t, []byte(out), "./trabajo.txt"); got != "trabajo de "+a.name {
+			t.Errorf("%s's volume after the culler, collected: trabajo.txt = %q; want %q", a.name, got, "trabajo de "+a.name)
 		}
 	})
 	t.Logf("REPORT TestClassroom with %d students took %.0f s", n, time.Since(t0).Seconds())
+}
+
+// fileInTarGz returns the contents of name in a gzipped tar archive ("" when it is not there).
+func fileInTarGz(t *testing.T, data []byte, name string) string {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a gzip archive (%d bytes): %v", len(data), err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return ""
+		}
+		if err != nil {
+			t.Fatalf("reading the tar archive: %v", err)
+		}
+		if h.Name == name {
+			b, _ := io.ReadAll(tr)
+			return string(b)
+		}
+	}
 }
 
 func roundAll(ds []time.Duration) []string {
