@@ -8,7 +8,7 @@ PORT ?= 8888
 UI ?= lab
 NOTEBOOKS ?= $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: help notebook kernel test vet unit race-kernel notebooks browser doctor bench gpu-check clean lock-check docker-test \
+.PHONY: help notebook kernel test vet unit race-kernel notebooks browser doctor bench gpu-check clean lock-check docker-test classroom-test \
 	bigdata-up bigdata-down spark-start spark-stop kafka-start kafka-stop cell-latency cluster-test
 
 help:
@@ -18,6 +18,7 @@ help:
 	@echo "make doctor                                  end-to-end check of the installed kernel"
 	@echo "make lock-check                              requirements.lock resolves on every supported Python"
 	@echo "make docker-test                             build the instructors' image and check it in a Docker engine"
+	@echo "make classroom-test                          the classroom (JupyterHub, one container per student) with that image"
 	@echo "make cluster-test                            Spark with 2 workers, Kafka with 3 brokers, MPI across 2 hosts (namespaces)"
 	@echo "make bench                                   benchmarks with their anchors -> build/bench.json"
 	@echo "make spark-start|spark-stop|kafka-start|kafka-stop  local servers of the Big Data notebooks"
@@ -38,7 +39,7 @@ test:
 	@scripts/setup.sh --test
 	@$(MAKE) --no-print-directory bigdata-up
 	@trap '$(MAKE) --no-print-directory bigdata-down' EXIT; $(MAKE) --no-print-directory vet unit notebooks browser cluster-test
-	@$(MAKE) --no-print-directory lock-check docker-test
+	@$(MAKE) --no-print-directory lock-check docker-test classroom-test
 
 vet:
 	go vet ./...
@@ -75,6 +76,13 @@ docker-test:
 # skipped elsewhere, saying why); notebooks 01a and 01b unchanged on the cluster.
 cluster-test:
 	scripts/cluster/test.sh
+
+# classroom-test: the classroom hub (docker/classroom) with the image docker-test built: students
+# spawned at once, notebooks over the kernel websocket, isolation, limits, persistence, culling
+# (scripts/docker/classroom-test.sh; the same engine and skip rules as docker-test).
+# DLBD_CLASSROOM_STUDENTS=8 for the longer run.
+classroom-test:
+	scripts/docker/classroom-test.sh
 
 # lock-check: requirements.lock installs (pip --dry-run) on each Python 3.10+ found here.
 lock-check:

@@ -3,6 +3,13 @@
 # Jupyter on 0.0.0.0:8888 protected by a token (printed) or a password — or, given a command
 # (docker run ... dlbd jupyter nbconvert ...), run that command instead of Jupyter.
 #
+# Behind JupyterHub (docker/classroom: DockerSpawner; Zero to JupyterHub: KubeSpawner): when the
+# hub's JUPYTERHUB_API_TOKEN is set and there is no command, or the command is
+# jupyterhub-singleuser (Z2JH's default cmd), or only options (--arg=...: a spawner's get_args),
+# it starts jupyterhub-singleuser instead: the hub's OAuth instead of a token, the address and
+# prefix the spawner gives (JUPYTERHUB_SERVICE_URL, JUPYTERHUB_SERVICE_PREFIX), the same course
+# sync, root dir and default kernel. The spawner's options come last and win.
+#
 # Environment:
 #   JUPYTER_TOKEN          token to use (default: a random one, printed at start)
 #   JUPYTER_PASSWORD       plain password (hashed at start; then no token is needed)
@@ -21,6 +28,18 @@ work=${DLBD_WORK:-$HOME/work}
 ui=${DLBD_UI:-lab}
 port=${DLBD_PORT:-8888}
 course="$work/curso"
+hub=0
+if [ -n "${JUPYTERHUB_API_TOKEN:-}" ] && { [ $# -eq 0 ] || [[ "$1" == --* ]]; }; then
+  hub=1
+elif [ "${1:-}" = jupyterhub-singleuser ]; then
+  shift
+  hub=1
+  if [ -z "${JUPYTERHUB_API_TOKEN:-}" ]; then
+    echo "entrypoint: jupyterhub-singleuser needs the hub's environment (JUPYTERHUB_API_TOKEN, JUPYTERHUB_SERVICE_URL...);" >&2
+    echo "  a spawner sets it. To run the image on its own, start it without a command (docker run ... dlbd)." >&2
+    exit 2
+  fi
+fi
 case "$ui" in lab|notebook) ;; *) echo "entrypoint: DLBD_UI must be lab or notebook, not '$ui'" >&2; exit 2 ;; esac
 
 if ! mkdir -p "$course" 2>/dev/null || [ ! -w "$course" ]; then
@@ -59,6 +78,26 @@ for src in "$repo"/notebooks/*.ipynb; do
   fi
   awk -v n="$name" '$2 != n' "$shipped" >"$shipped.tmp" && echo "$new $name" >>"$shipped.tmp" && mv "$shipped.tmp" "$shipped"
 done
+
+default_url=/lab
+[ "$ui" = lab ] || default_url=/tree
+
+# JupyterHub's single-user server: the hub authenticates (OAuth with JUPYTERHUB_API_TOKEN) and
+# says where to listen (JUPYTERHUB_SERVICE_URL, e.g. http://0.0.0.0:8888/user/ana/); without
+# that URL (an older spawner), 0.0.0.0 and DLBD_PORT.
+if [ "$hub" = 1 ]; then
+  args=(--ServerApp.root_dir="$work" --MappingKernelManager.default_kernel_name=dlbd
+        --SingleUserNotebookApp.default_url="$default_url")
+  [ -n "${JUPYTERHUB_SERVICE_URL:-}" ] || args+=(--ip=0.0.0.0 --port="$port")
+  unset JUPYTER_TOKEN JUPYTER_PASSWORD JUPYTER_PASSWORD_HASH
+  echo "entrypoint: jupyterhub-singleuser ($ui) for ${JUPYTERHUB_USER:-?} at ${JUPYTERHUB_SERVICE_URL:-0.0.0.0:$port}${JUPYTERHUB_SERVICE_PREFIX:+ (prefix $JUPYTERHUB_SERVICE_PREFIX)}"
+  if [ "${DLBD_DRY_RUN:-}" = 1 ]; then
+    printf '%q ' "$repo/.venv/bin/jupyterhub-singleuser" "${args[@]}" "$@"; echo
+    env | grep '^JUPYTER_' || true
+    exit 0
+  fi
+  DLBD_CA_KEEP=1 exec "$here/with-ca.sh" "$repo/.venv/bin/jupyterhub-singleuser" "${args[@]}" "$@"
+fi
 
 # A command instead of Jupyter: run it (with the extra CA certificates, if any).
 if [ $# -gt 0 ]; then
