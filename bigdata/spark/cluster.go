@@ -253,6 +253,10 @@ func (c *Cluster) waitWorkers(ctx context.Context, n int, timeout time.Duration)
 	}
 }
 
+// Server returns the cluster's Spark Connect server (its driver): its log shows the lost
+// executors and tasks (Server.TaskFailures).
+func (c *Cluster) Server() *Server { return server(c.connect) }
+
 // KillWorker kills worker i and the executors it launched with SIGKILL, as when a machine
 // of the cluster is lost: the driver notices the lost executor and runs its tasks again on
 // the others.
