@@ -131,11 +131,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (_ *Cluster, err error
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{
-		Master:   fmt.Sprintf("spark://127.0.0.1:%d", cfg.MasterPort),
-		MasterUI: fmt.Sprintf("http://127.0.0.1:%d", cfg.MasterUIPort),
-		DriverUI: fmt.Sprintf("http://127.0.0.1:%d", cfg.DriverUIPort),
-	}
+	c := cfg.cluster()
 	defer func() {
 		if err != nil {
 			_ = c.Stop()
@@ -149,7 +145,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (_ *Cluster, err error
 		Argv: []string{class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
 			"--port", strconv.Itoa(cfg.MasterPort), "--webui-port", strconv.Itoa(cfg.MasterUIPort)},
 		Env: env, Dir: cfg.Dir, Log: filepath.Join(cfg.Dir, "master.log"),
-		StateFile: filepath.Join(cfg.Dir, "master.json"), Watch: cfg.Watch, Hint: hint,
+		StateFile: cfg.masterStateFile(), Watch: cfg.Watch, Hint: hint,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bigdata/spark: %w", err)
@@ -176,16 +172,39 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (_ *Cluster, err error
 	if err = service.PortFree(fmt.Sprintf("127.0.0.1:%d", cfg.DriverUIPort)); err != nil {
 		return nil, fmt.Errorf("bigdata/spark: the driver's web UI cannot listen on 127.0.0.1:%d: %w (or set ClusterConfig.DriverUIPort)", cfg.DriverUIPort, err)
 	}
-	c.connect, err = startConnect(ctx, cfg.Connect, java, home, cfg.Dir, c.Master, conf)
+	st, err := startConnect(ctx, cfg.Connect, java, home, cfg.Dir, c.Master, conf)
 	if err != nil {
 		return nil, err
 	}
-	c.URL, c.Log = "sc://"+c.connect.Addr, c.connect.Log
+	c.setConnect(st)
 	return c, nil
 }
 
+// cluster returns the cluster of cfg with its addresses and no processes yet.
+func (c ClusterConfig) cluster() *Cluster {
+	return &Cluster{
+		Master:   fmt.Sprintf("spark://127.0.0.1:%d", c.MasterPort),
+		MasterUI: fmt.Sprintf("http://127.0.0.1:%d", c.MasterUIPort),
+		DriverUI: fmt.Sprintf("http://127.0.0.1:%d", c.DriverUIPort),
+	}
+}
+
+func (c ClusterConfig) masterStateFile() string { return filepath.Join(c.Dir, "master.json") }
+
+func (c ClusterConfig) workerStateFile(i int) string {
+	return filepath.Join(c.Dir, fmt.Sprintf("worker-%d.json", i))
+}
+
+// workerUIPort is worker i's web UI port: the ones after the Master's.
+func (c ClusterConfig) workerUIPort(i int) int { return c.MasterUIPort + 1 + i }
+
+// setConnect records the Spark Connect server (the driver) of the cluster.
+func (c *Cluster) setConnect(st *service.State) {
+	c.connect, c.URL, c.Log = st, "sc://"+st.Addr, st.Log
+}
+
 func startWorker(ctx context.Context, cfg ClusterConfig, i int, class string, env []string, master, hint string) (*Worker, error) {
-	port, ui := cfg.MasterPort+1+i, cfg.MasterUIPort+1+i
+	port, ui := cfg.MasterPort+1+i, cfg.workerUIPort(i)
 	work := filepath.Join(cfg.Dir, fmt.Sprintf("worker-%d", i))
 	st, err := service.Start(ctx, service.Spec{
 		Name: fmt.Sprintf("Spark worker %d", i), Addr: fmt.Sprintf("127.0.0.1:%d", port),
@@ -194,7 +213,7 @@ func startWorker(ctx context.Context, cfg ClusterConfig, i int, class string, en
 			"--cores", strconv.Itoa(cfg.WorkerCores), "--memory", cfg.WorkerMemory,
 			"--work-dir", work, master},
 		Env: env, Dir: work, Log: filepath.Join(cfg.Dir, fmt.Sprintf("worker-%d.log", i)),
-		StateFile: workerStateFile(cfg.Dir, i), Watch: cfg.Watch, Hint: hint,
+		StateFile: cfg.workerStateFile(i), Watch: cfg.Watch, Hint: hint,
 	})
 	if err != nil {
 		return nil, err
@@ -204,10 +223,6 @@ func startWorker(ctx context.Context, cfg ClusterConfig, i int, class string, en
 
 func workerOf(i, ui int, st *service.State) *Worker {
 	return &Worker{Index: i, Addr: st.Addr, UI: fmt.Sprintf("http://127.0.0.1:%d", ui), PID: st.PID, Log: st.Log, st: st}
-}
-
-func workerStateFile(dir string, i int) string {
-	return filepath.Join(dir, fmt.Sprintf("worker-%d.json", i))
 }
 
 // MasterStatus is what the Master's /json/ endpoint reports.
@@ -310,22 +325,27 @@ func recorded(cfg ClusterConfig) (*Cluster, bool) {
 	if err != nil {
 		return nil, false
 	}
-	c := &Cluster{
-		Master:   fmt.Sprintf("spark://127.0.0.1:%d", cfg.MasterPort),
-		MasterUI: fmt.Sprintf("http://127.0.0.1:%d", cfg.MasterUIPort),
-		DriverUI: fmt.Sprintf("http://127.0.0.1:%d", cfg.DriverUIPort),
-		master:   service.Load(filepath.Join(cfg.Dir, "master.json")),
-		connect:  service.Load(cfg.Connect.stateFile(cfg.Dir)),
+	c := cfg.cluster()
+	c.master = service.Load(cfg.masterStateFile())
+	found := c.master != nil
+	if st := service.Load(cfg.Connect.stateFile(cfg.Dir)); st != nil {
+		c.setConnect(st)
+		found = true
 	}
-	found := c.master != nil || c.connect != nil
-	if c.connect != nil {
-		c.URL, c.Log = "sc://"+c.connect.Addr, c.connect.Log
-	}
+	// The highest index is read from the names: a dead worker's file is removed when it is
+	// found dead, so counting the files could miss the workers after it.
+	n := 0
 	files, _ := filepath.Glob(filepath.Join(cfg.Dir, "worker-*.json"))
-	c.Workers = make([]*Worker, len(files))
-	for i := range files {
-		if st := service.Load(workerStateFile(cfg.Dir, i)); st != nil {
-			c.Workers[i] = workerOf(i, cfg.MasterUIPort+1+i, st)
+	for _, f := range files {
+		var i int
+		if _, err := fmt.Sscanf(filepath.Base(f), "worker-%d.json", &i); err == nil {
+			n = max(n, i+1)
+		}
+	}
+	c.Workers = make([]*Worker, n)
+	for i := range n {
+		if st := service.Load(cfg.workerStateFile(i)); st != nil {
+			c.Workers[i] = workerOf(i, cfg.workerUIPort(i), st)
 			found = true
 		}
 	}

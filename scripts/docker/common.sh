@@ -46,3 +46,21 @@ engine_up() { [ -n "${docker_cli:-}" ] && "$docker_cli" info >/dev/null 2>&1; }
 
 # dockerfile_arg NAME: the default value of ARG NAME in docker/Dockerfile.
 dockerfile_arg() { sed -nE "s/^ARG $1=(.*)$/\1/p" "$repo/docker/Dockerfile" | head -1; }
+
+# start_engine WHAT: an engine for the tests of WHAT (scripts/docker/engine.sh start: the running
+# one, or Debian's dockerd started here as root). Exits 0, saying why, when DLBD_DOCKER_TEST=0 or
+# when no engine can be had (a failure with DLBD_DOCKER_TEST=1); dies when one fails to start.
+start_engine() {
+  local mode=${DLBD_DOCKER_TEST:-auto} rc=0
+  if [ "$mode" = 0 ]; then say "skipped (DLBD_DOCKER_TEST=0)"; exit 0; fi
+  "$repo/scripts/docker/engine.sh" start 2>"$state/engine.err" || rc=$?
+  if [ "$rc" = 3 ]; then
+    [ "$mode" != 1 ] || die "no Docker engine: $(cat "$state/engine.err")"
+    say "skipped: no Docker engine can be had here: $(cat "$state/engine.err")"
+    say "($1 is checked where one can: as root, or in the group docker; DLBD_DOCKER_TEST=1 makes this a failure)"
+    exit 0
+  elif [ "$rc" != 0 ]; then
+    cat "$state/engine.err" >&2
+    die "could not start a Docker engine"
+  fi
+}

@@ -24,21 +24,8 @@ set -euo pipefail
 here="$repo/scripts/docker"
 t_start=$(date +%s)
 
-mode=${DLBD_DOCKER_TEST:-auto}
-if [ "$mode" = 0 ]; then say "skipped (DLBD_DOCKER_TEST=0)"; exit 0; fi
-
 # --- 1. engine ---------------------------------------------------------------------------------
-rc=0
-"$here/engine.sh" start 2>"$state/engine.err" || rc=$?
-if [ "$rc" = 3 ]; then
-  [ "$mode" != 1 ] || die "no Docker engine: $(cat "$state/engine.err")"
-  say "skipped: no Docker engine can be had here: $(cat "$state/engine.err")"
-  say "(the image is checked where one can: as root, or in the group docker; DLBD_DOCKER_TEST=1 makes this a failure)"
-  exit 0
-elif [ "$rc" != 0 ]; then
-  cat "$state/engine.err" >&2
-  die "could not start a Docker engine"
-fi
+start_engine "the image"
 cleanup() {
   # This run's images replaced older ones; their untagged predecessors go (dlbd's only). The
   # build cache keeps this run's layers and cache mounts but not every earlier run's: each run
