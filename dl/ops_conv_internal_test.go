@@ -175,7 +175,7 @@ func TestConv2dWidePaths(t *testing.T) {
 		{[]int{40, 32, 32, 32}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}}, // 32·9 rows × 1086 wide columns a sample: 13 a chunk
 	}
 	for _, dt := range []DType{Float64, Float32, BFloat16} {
-		for _, c := range cases {
+		for ci, c := range cases {
 			run := func(wide bool) [][]float64 {
 				convWide = wide
 				defer func() { convWide = true }()
@@ -184,12 +184,138 @@ func TestConv2dWidePaths(t *testing.T) {
 				x := opt.Randn(c.x...).SetRequiresGrad(true)
 				w := opt.Randn(c.cout, c.x[1]/groups, c.k[0], c.k[1]).SetRequiresGrad(true)
 				b := opt.Randn(c.cout).SetRequiresGrad(true)
+				if ci%2 == 1 { // without a bias the products write y (beta = 0)
+					b = nil
+				}
 				y := Conv2d(x, w, b, c.o)
 				out := y.Float64s()
 				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
-				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), b.Grad().Float64s()}
+				db := []float64{}
+				if b != nil {
+					db = b.Grad().Float64s()
+				}
+				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), db}
 			}
 			compareConvRuns(t, fmt.Sprintf("%v x %v k %v %+v", dt, c.x, c.k, c.o), "wide", "row by row", run(true), run(false), dt)
+		}
+	}
+}
+
+// TestConv2dStride2Path compares the stride-2 path (ops_conv_stride2.go)
+// with the row-by-row im2col and col2im, forward and backward, bit for
+// bit: float32 (both im2col and col2im), bfloat16 (col2im, whose
+// gradients are float32): padding or none, rows of more than 16 outputs
+// (whole vector blocks), dilation, groups, odd sizes, chunks.
+func TestConv2dStride2Path(t *testing.T) {
+	cases := []struct {
+		x    []int // [N, C, H, W]
+		cout int
+		k    [2]int
+		o    Conv2dOptions
+	}{
+		{[]int{3, 4, 14, 14}, 6, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}},
+		{[]int{2, 3, 15, 13}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}},
+		{[]int{2, 4, 14, 14}, 8, [2]int{1, 1}, Conv2dOptions{}},
+		{[]int{2, 3, 9, 70}, 5, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}},
+		{[]int{2, 4, 19, 40}, 4, [2]int{5, 3}, Conv2dOptions{Padding: [2]int{2, 0}, Dilation: [2]int{2, 1}, Groups: 2}},
+		{[]int{40, 32, 33, 32}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}}, // chunks
+	}
+	for _, dt := range []DType{Float32, BFloat16} {
+		for ci, c := range cases {
+			c.o.Stride = [2]int{2, 2}
+			run := func(fast bool) [][]float64 {
+				convStride2, convFusedOn = fast, false // the chunked path's kernels
+				defer func() { convStride2, convFusedOn = true, true }()
+				opt := Options{DType: dt, Generator: NewGenerator(9)}
+				groups := max(c.o.Groups, 1)
+				x := opt.Randn(c.x...).SetRequiresGrad(true)
+				w := opt.Randn(c.cout, c.x[1]/groups, c.k[0], c.k[1]).SetRequiresGrad(true)
+				var b *Tensor
+				if ci%2 == 0 {
+					b = opt.Randn(c.cout).SetRequiresGrad(true)
+				}
+				y := Conv2d(x, w, b, c.o)
+				out := y.Float64s()
+				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
+				db := []float64{}
+				if b != nil {
+					db = b.Grad().Float64s()
+				}
+				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), db}
+			}
+			got, want := run(true), run(false)
+			for i, name := range []string{"y", "dx", "dW", "db"} {
+				for j := range want[i] {
+					if got[i][j] != want[i][j] {
+						t.Fatalf("%v x %v k %v %+v: %s[%d]: stride-2 path %v, row by row %v", dt, c.x, c.k, c.o, name, j, got[i][j], want[i][j])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConv2dFusedPath compares the sample-by-sample path
+// (ops_conv_fused.go) with the chunked wide one, forward and backward, in
+// float64 and float32: padding on both axes, one or none (wide rows that
+// are the output rows), bias or none, an input without gradient, enough
+// samples for many backward segments, and stride 2; and checks that its
+// results are the same bits on 1 and 2 threads.
+func TestConv2dFusedPath(t *testing.T) {
+	cases := []struct {
+		x    []int // [N, C, H, W]
+		cout int
+		k    [2]int
+		o    Conv2dOptions
+		bias bool
+		noDx bool
+	}{
+		{[]int{3, 4, 9, 8}, 6, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, true, false},
+		{[]int{5, 3, 28, 28}, 8, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false}, // 2 samples a segment
+		{[]int{2, 3, 7, 7}, 5, [2]int{5, 5}, Conv2dOptions{}, true, true},
+		{[]int{2, 4, 9, 6}, 5, [2]int{3, 1}, Conv2dOptions{Padding: [2]int{1, 0}, Dilation: [2]int{2, 1}}, false, false}, // Wp = Wo
+		{[]int{3, 2, 6, 7}, 4, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}, true, false},
+		{[]int{70, 16, 7, 7}, 16, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false}, // segments of 33 samples
+		// Stride 2 (fused in float32 only): padded, 1×1 unpadded, wide rows.
+		{[]int{5, 4, 14, 14}, 8, [2]int{3, 3}, Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, false, false},
+		{[]int{3, 6, 14, 13}, 8, [2]int{1, 1}, Conv2dOptions{Stride: [2]int{2, 2}}, false, false},
+		{[]int{2, 3, 9, 70}, 5, [2]int{3, 3}, Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, true, true},
+	}
+	for _, dt := range []DType{Float64, Float32} {
+		for _, c := range cases {
+			run := func(fused bool, threads int) [][]float64 {
+				convFusedOn = fused
+				defer func() { convFusedOn = true }()
+				defer SetNumThreads(SetNumThreads(threads))
+				opt := Options{DType: dt, Generator: NewGenerator(9)}
+				x := opt.Randn(c.x...).SetRequiresGrad(!c.noDx)
+				w := opt.Randn(c.cout, c.x[1], c.k[0], c.k[1]).SetRequiresGrad(true)
+				var b *Tensor
+				if c.bias {
+					b = opt.Randn(c.cout).SetRequiresGrad(true)
+				}
+				y := Conv2d(x, w, b, c.o)
+				out := y.Float64s()
+				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
+				dx, db := []float64{}, []float64{}
+				if !c.noDx {
+					dx = x.Grad().Float64s()
+				}
+				if b != nil {
+					db = b.Grad().Float64s()
+				}
+				return [][]float64{out, dx, w.Grad().Float64s(), db}
+			}
+			label := fmt.Sprintf("%v x %v k %v %+v bias=%v", dt, c.x, c.k, c.o, c.bias)
+			one := run(true, 1)
+			compareConvRuns(t, label, "fused", "chunked", one, run(false, 2), dt)
+			for i, two := range run(true, 2) {
+				for j := range two {
+					if two[j] != one[i][j] {
+						t.Fatalf("%s: result %d [%d]: %v on 2 threads, %v on 1", label, i, j, two[j], one[i][j])
+					}
+				}
+			}
 		}
 	}
 }

@@ -69,9 +69,18 @@ func conv2dForward(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 	done := false
 	defer releaseOnPanic(y, &done)
 	if y.n > 0 {
-		fillChannels(op, y, b, g.cout, g.l())
-		if g.kg() > 0 && g.wide() {
-			conv2dForwardWide(op, x, w, y, g)
+		// With a bias (or no input channels) y starts as the bias and the
+		// products add onto it; without, they write y (beta = 0) and
+		// nothing fills it first.
+		beta := 0.0
+		if b != nil || g.kg() == 0 {
+			fillChannels(op, y, b, g.cout, g.l())
+			beta = 1
+		}
+		if g.kg() > 0 && convFused(g, x.dtype, w.dtype, y.dtype) {
+			conv2dForwardFused(op, x, w, y, g, beta)
+		} else if g.kg() > 0 && g.wide() {
+			conv2dForwardWide(op, x, w, y, g, beta)
 		} else if g.kg() > 0 {
 			L, ck, og, kg := g.l(), g.ck(), g.og(), g.kg()
 			nb := convChunk(g)
@@ -81,8 +90,8 @@ func conv2dForward(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 			for n0 := 0; n0 < g.n; n0 += nb {
 				m := min(nb, g.n-n0)
 				im2col(op, col, x, g, n0, m, ck*L, L)
-				// Item (grp, s): y[n0+s, grp] += W_grp · col[s, grp].
-				base := gemmArgs{op: op, m: og, n: L, k: kg, alpha: 1, beta: 1,
+				// Item (grp, s): y[n0+s, grp] (+)= W_grp · col[s, grp].
+				base := gemmArgs{op: op, m: og, n: L, k: kg, alpha: 1, beta: beta,
 					a: wv, b: cv, c: viewFrom(yv, n0*g.cout*L), lda: kg, ldb: L, ldc: L}
 				gemmGrid(&base, g.groups, m, [2]int{og * kg, 0}, [2]int{kg * L, ck * L}, [2]int{og * L, g.cout * L})
 			}
@@ -107,9 +116,10 @@ func conv2dBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
 	}
 	acc := accDType(x.dtype)
 	k := x.k(op)
-	// The wide layout's col2im with padding writes every element of gx
-	// (unpadPlane); the others add into zeros.
-	covered := gy.n > 0 && g.kg() > 0 && g.wide() && g.padded()
+	// The col2im of padded planes (the wide layout's, the fused path's)
+	// writes every element of gx (unpadPlane); the others add into zeros.
+	fused := convFused(g, x.dtype, w.dtype, gy.dtype, acc)
+	covered := gy.n > 0 && g.kg() > 0 && g.padded() && (g.wide() || fused)
 	if x.requiresGrad {
 		gx = newTensor(op, x.dev, acc, x.shape)
 		if gx.n > 0 && !covered {
@@ -123,7 +133,9 @@ func conv2dBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
 		}
 	}
 	if gy.n > 0 && g.kg() > 0 {
-		if g.wide() {
+		if fused {
+			conv2dBackwardFused(op, x, w, gy, gx, gw, g)
+		} else if g.wide() {
 			conv2dBackwardWide(op, x, w, gy, gx, gw, g)
 		} else {
 			conv2dBackwardChunks(op, x, w, gy, gx, gw, g)
@@ -164,9 +176,7 @@ func conv2dBackwardChunks(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 		gatherChannels(op, gT, gy, g.cout, L, n0, m)
 		if gw != nil { // dW_grp += gT_grp · col_grpᵀ: [og, mL]·[mL, kg]
 			im2col(op, col, x, g, n0, m, L, mL)
-			base := gemmArgs{op: op, transB: true, m: og, n: kg, k: mL, alpha: 1, beta: 1,
-				a: gT.v(op), b: col.v(op), c: gw.v(op), lda: mL, ldb: mL, ldc: kg}
-			gemmGrid(&base, g.groups, 1, [2]int{og * mL, 0}, [2]int{kg * mL, 0}, [2]int{og * kg, 0})
+			weightGrad(op, gT, col, gw, g, m, L)
 		}
 		if gx != nil { // dcol_grp = W_grpᵀ · gT_grp: [kg, og]·[og, mL]
 			base := gemmArgs{op: op, transA: true, m: kg, n: mL, k: og, alpha: 1,
@@ -267,6 +277,10 @@ func fillRows[F float](dst []F, bv []float64, rows, c, inner int) error {
 // ((c, i, j), (oy, ox)) of sample s at s·sStride + ((c·kH + i)·kW + j)·rStride
 // + oy·Wo + ox.  Any dtype: it copies elements.
 func im2col(op string, col, x *Tensor, g *convGeom, n0, m, sStride, rStride int) {
+	if x.dtype == Float32 && g.stride2() {
+		im2colStride2(op, col, x, g, n0, m, sStride, rStride)
+		return
+	}
 	var err error
 	switch x.dtype {
 	case Float32:
@@ -333,6 +347,10 @@ func validRange(x0, stride, w, wo int) (lo, hi int) {
 // as im2col writes them) into gx, the input gradient: each entry goes to
 // the input position it was copied from (padding entries are dropped).
 func col2im(op string, gx, dcol *Tensor, g *convGeom, n0, m, sStride, rStride int) {
+	if gx.dtype == Float32 && dcol.dtype == Float32 && g.stride2() {
+		col2imStride2(op, gx, dcol, g, n0, m, sStride, rStride)
+		return
+	}
 	var err error
 	if gx.dtype == Float64 {
 		err = col2imHost(gx.v(op).f64(), dcol.v(op).f64(), g, n0, m, sStride, rStride)

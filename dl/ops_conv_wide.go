@@ -48,6 +48,15 @@ func padPlane[T any](dst, src []T, g *convGeom) {
 	clear(dst[(g.h+g.ph)*wp:])
 }
 
+// padInterior writes src, an unpadded plane [H, W], into the interior of
+// dst [Hp, Wp], whose borders hold zeros already.
+func padInterior[T any](dst, src []T, g *convGeom) {
+	wp := g.wp()
+	for y := range g.h {
+		copy(dst[(y+g.ph)*wp+g.pw:][:g.w], src[y*g.w:][:g.w])
+	}
+}
+
 // unpadPlane copies the interior of a padded plane src into dst [H, W].
 func unpadPlane[T any](dst, src []T, g *convGeom) {
 	wp := g.wp()
@@ -128,18 +137,34 @@ func im2colWide(op string, col *Tensor, src view, g *convGeom, m, sStride, rStri
 }
 
 func im2colWideHost[T any](col, src []T, g *convGeom, m, sStride, rStride int) error {
-	kk, ps, lw := g.kk(), g.plane(), g.lw()
+	ps := g.plane()
 	return forEachThread(m*g.c, func(it int) error {
 		if err := cancel.Err(); err != nil {
 			return err
 		}
 		s, c := it/g.c, it%g.c
-		plane := src[it*ps:][:ps]
-		for r := range kk {
-			copy(col[s*sStride+(c*kk+r)*rStride:][:lw], plane[g.tapOff(r):][:lw])
-		}
+		wideColumns(col[s*sStride:], src[it*ps:][:ps], g, c, rStride)
 		return nil
 	})
+}
+
+// wideColumns writes the kH·kW wide rows of channel c, whose padded plane
+// is plane, into col: row (c, r) at (c·kH·kW + r)·rStride.
+func wideColumns[T any](col, plane []T, g *convGeom, c, rStride int) {
+	kk, lw := g.kk(), g.lw()
+	for r := range kk {
+		copy(col[(c*kk+r)*rStride:][:lw], plane[g.tapOff(r):][:lw])
+	}
+}
+
+// addWideColumns adds the kH·kW wide rows of channel c of dcol (laid out
+// as wideColumns writes them) into acc, a padded plane (or the plane
+// itself without padding).
+func addWideColumns[F float](acc, dcol []F, g *convGeom, c, rStride int) {
+	kk, lw := g.kk(), g.lw()
+	for r := range kk {
+		axpyRow(1, dcol[(c*kk+r)*rStride:][:lw], acc[g.tapOff(r):][:lw])
+	}
 }
 
 // col2imWide adds the wide column gradients dcol of samples [n0, n0+m)
@@ -158,7 +183,7 @@ func col2imWide(op string, gx, dcol, dxp *Tensor, g *convGeom, n0, m, sStride, r
 }
 
 func col2imWideHost[F float](gx, dcol, dxp []F, g *convGeom, n0, m, sStride, rStride int) error {
-	kk, hw, ps, lw := g.kk(), g.hw(), g.plane(), g.lw()
+	hw, ps := g.hw(), g.plane()
 	return forEachThread(m*g.c, func(it int) error { // one plane: no two goroutines write the same element
 		if err := cancel.Err(); err != nil {
 			return err
@@ -170,9 +195,7 @@ func col2imWideHost[F float](gx, dcol, dxp []F, g *convGeom, n0, m, sStride, rSt
 			acc = dxp[it*ps:][:ps]
 			clear(acc)
 		}
-		for r := range kk {
-			axpyRow(1, dcol[s*sStride+(c*kk+r)*rStride:][:lw], acc[g.tapOff(r):][:lw])
-		}
+		addWideColumns(acc, dcol[s*sStride:], g, c, rStride)
 		if dxp != nil {
 			unpadPlane(dst, acc, g)
 		}
@@ -217,12 +240,12 @@ func convChunkWide(g *convGeom) int {
 	return min(max(convColumnBudget/per, 1), max(g.n, 1))
 }
 
-// conv2dForwardWide adds the convolution of x with w into y (which holds
-// the bias) in the wide layout, chunk by chunk: the columns of a chunk
-// times each group's weight (gemmGrid), into y directly when the wide
-// rows are the output rows (Wp = Wo), else into a wide buffer copied into
-// y with narrowAdd.
-func conv2dForwardWide(op string, x, w, y *Tensor, g *convGeom) {
+// conv2dForwardWide writes the convolution of x with w into y (beta 0),
+// or adds it (beta 1: y holds the bias), in the wide layout, chunk by
+// chunk: the columns of a chunk times each group's weight (gemmGrid), into
+// y directly when the wide rows are the output rows (Wp = Wo), else into
+// a wide buffer narrowed into y (narrowChunk).
+func conv2dForwardWide(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 	lw, ck, og, kg, L := g.lw(), g.ck(), g.og(), g.kg(), g.l()
 	nb := convChunkWide(g)
 	col := newTensor(op, x.dev, x.dtype, []int{nb, ck, lw})
@@ -242,36 +265,44 @@ func conv2dForwardWide(op string, x, w, y *Tensor, g *convGeom) {
 		m := min(nb, g.n-n0)
 		im2colWide(op, col, padSamples(op, xp, x, g, n0, m), g, m, ck*lw, lw)
 		// Item (grp, s): out[s, grp] (+)= W_grp · col[s, grp].
-		base := gemmArgs{op: op, m: og, n: lw, k: kg, alpha: 1, beta: 1,
+		base := gemmArgs{op: op, m: og, n: lw, k: kg, alpha: 1, beta: beta,
 			a: wv, b: cv, c: viewFrom(yv, n0*g.cout*L), lda: kg, ldb: lw, ldc: lw}
 		if !direct {
 			base.beta, base.c = 0, yw.v(op)
 		}
 		gemmGrid(&base, g.groups, m, [2]int{og * kg, 0}, [2]int{kg * lw, ck * lw}, [2]int{og * lw, g.cout * lw})
 		if !direct {
-			narrowChunk(op, y, yw, g, n0, m)
+			narrowChunk(op, y, yw, g, n0, m, beta != 0)
 		}
 	}
 }
 
-// narrowChunk adds the wide outputs yw of samples [n0, n0+m) into y.
-func narrowChunk(op string, y, yw *Tensor, g *convGeom, n0, m int) {
+// narrowChunk copies (add: adds) the wide outputs yw of samples
+// [n0, n0+m) into y.
+func narrowChunk(op string, y, yw *Tensor, g *convGeom, n0, m int, add bool) {
 	var err error
 	if y.dtype == Float64 {
-		err = narrowHost(y.v(op).f64(), yw.v(op).f64(), g, n0, m)
+		err = narrowHost(y.v(op).f64(), yw.v(op).f64(), g, n0, m, add)
 	} else {
-		err = narrowHost(y.v(op).f32(), yw.v(op).f32(), g, n0, m)
+		err = narrowHost(y.v(op).f32(), yw.v(op).f32(), g, n0, m, add)
 	}
 	if err != nil {
 		panic(&CanceledError{Op: op, Cause: err})
 	}
 }
 
-func narrowHost[F float](y, yw []F, g *convGeom, n0, m int) error {
-	L, lw := g.l(), g.lw()
+func narrowHost[F float](y, yw []F, g *convGeom, n0, m int, add bool) error {
+	L, lw, wp := g.l(), g.lw(), g.wp()
 	y = y[n0*g.cout*L:]
 	return forEachThread(m*g.cout, func(p int) error {
-		narrowAdd(y[p*L:][:L], yw[p*lw:][:lw], g)
+		dst, src := y[p*L:][:L], yw[p*lw:][:lw]
+		if add {
+			narrowAdd(dst, src, g)
+			return nil
+		}
+		for oy := range g.ho {
+			copy(dst[oy*g.wo:][:g.wo], src[oy*wp:][:g.wo])
+		}
 		return nil
 	})
 }
@@ -309,9 +340,7 @@ func conv2dBackwardWide(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 		gatherWide(op, gT, gy, g, n0, m)
 		if gw != nil { // dW_grp += gT_grp · col_grpᵀ: [og, mL]·[mL, kg]
 			im2colWide(op, col, padSamples(op, xp, x, g, n0, m), g, m, lw, mL)
-			base := gemmArgs{op: op, transB: true, m: og, n: kg, k: mL, alpha: 1, beta: 1,
-				a: gT.v(op), b: col.v(op), c: gw.v(op), lda: mL, ldb: mL, ldc: kg}
-			gemmGrid(&base, g.groups, 1, [2]int{og * mL, 0}, [2]int{kg * mL, 0}, [2]int{og * kg, 0})
+			weightGrad(op, gT, col, gw, g, m, lw)
 		}
 		if gx != nil { // dcol_grp = W_grpᵀ · gT_grp: [kg, og]·[og, mL]
 			base := gemmArgs{op: op, transA: true, m: kg, n: mL, k: og, alpha: 1,

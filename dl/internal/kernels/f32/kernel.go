@@ -29,6 +29,7 @@ var kernels = &gemm.Kernels[float32]{
 	Go:    gemm.GoMicroKernel[float32](),
 	SIMD:  simdKernels,
 	BF16:  bf16Kernels,
+	Tiles: tileKernels,
 	Gonum: gonumGemm,
 }
 

@@ -15,6 +15,12 @@ import (
 //go:noescape
 func sgemmAVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
 
+// sgemm8x48AVX512 is the 8x48 AVX-512 micro-kernel
+// (sgemm8x48_avx512_amd64.s), same contract with MR=8, NR=48.
+//
+//go:noescape
+func sgemm8x48AVX512(k int, a, b, c *float32, ldc int, alpha, beta float32)
+
 // sgemmAVX2 is the 6x16 AVX2+FMA micro-kernel (sgemm_avx2_amd64.s), same
 // contract with MR=6, NR=16.
 //
@@ -48,6 +54,21 @@ var avx512Kernel = &gemm.MicroKernel[float32]{
 	Store: storeTile,
 }
 
+// avx512Kernel8x48 covers products whose rows are a multiple of 8 but
+// not of 14 (the output channels of convolutions: 16, 32, 64) with less
+// padding: 24 accumulators (8 rows x 3 vectors), 3 for the B row, 2 for
+// broadcasts; per k step 24 FMAs against 3 vector + 8 broadcast loads.
+// Blocking: the A block MC*KC*4 = 448 KiB as avx512Kernel's; the B
+// micro-panel KC*NR*4 = 48 KiB fits an L1d of 48 KiB.
+var avx512Kernel8x48 = &gemm.MicroKernel[float32]{
+	Name: "avx512-8x48", MR: 8, NR: 48,
+	KC: 256, MC: 8 * 56, NC: 1056,
+	Fn:    sgemm8x48AVX512,
+	PackA: packA512,
+	PackB: packB512,
+	Store: storeTile,
+}
+
 // avx2Kernel: the classic 6x16 for 16 ymm registers: 12 accumulators,
 // 2 B vectors, 2 broadcasts.
 var avx2Kernel = &gemm.MicroKernel[float32]{
@@ -55,6 +76,15 @@ var avx2Kernel = &gemm.MicroKernel[float32]{
 	KC: 256, MC: 6 * 40, NC: 4096,
 	Fn: sgemmAVX2,
 }
+
+// tileKernels lists the alternatives to simdKernels[0] with other tiles
+// (gemm.Kernels.Tiles).
+var tileKernels = func() []*gemm.MicroKernel[float32] {
+	if haveAVX512 {
+		return []*gemm.MicroKernel[float32]{avx512Kernel8x48}
+	}
+	return nil
+}()
 
 // simdKernels lists the assembly micro-kernels this CPU runs, best first.
 var simdKernels = func() []*gemm.MicroKernel[float32] {

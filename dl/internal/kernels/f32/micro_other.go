@@ -10,3 +10,6 @@ var simdKernels []*gemm.MicroKernel[float32]
 
 // bf16Kernels is nil without assembly: bfloat16 products decode to float32.
 var bf16Kernels *gemm.MicroKernel[float32]
+
+// tileKernels is empty without assembly.
+var tileKernels []*gemm.MicroKernel[float32]

@@ -57,11 +57,12 @@ func packA512(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 	}
 }
 
-// packB512 is gemm.PackB for AVX-512 (NR = 32): masked row copies (B) or
-// two 16-row transposes per micro-panel (Bᵀ).
+// packB512 is gemm.PackB for AVX-512 (NR = 32 or 48): masked row copies
+// of at most 32 columns (B) or one 16-row transpose per 16 columns of a
+// micro-panel (Bᵀ).
 func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 	b := operandB(p)
-	if nr != 32 || !b.fast() { // Bᵀ is packed with two 16-lane transposes
+	if (nr != 32 && nr != 48) || !b.fast() {
 		gemm.PackB(dst, p, pc, jc, kc, nc, nr)
 		return
 	}
@@ -70,18 +71,26 @@ func packB512(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
 		j0 := jc + q*nr
 		if !p.TransB {
-			b.copy(&panel[0], 4*nr, pc*p.LDB+j0, cols, nr, kc)
+			for s := 0; s < nr; s += 32 { // copies of at most 32 columns
+				valid, off := min(max(cols-s, 0), 32), pc*p.LDB+j0
+				if valid > 0 {
+					off += s
+				}
+				b.copy(&panel[s], 4*nr, off, valid, min(nr-s, 32), kc)
+			}
 			continue
 		}
 		blocks := kc / 16
 		if blocks > 0 {
-			// Columns j0..j0+15 and j0+16..j0+31 of op(B) are rows of B.
-			b.transpose(&panel[0], 4*nr, j0*p.LDB+pc, min(cols, 16), 16, blocks)
-			second := j0 * p.LDB // rows 16.. exist only if cols > 16
-			if cols > 16 {
-				second += 16 * p.LDB
+			// Columns j0+s..j0+s+15 of op(B) are rows of B; those past
+			// cols are zeros (rows = 0 reads nothing, from a valid start).
+			for s := 0; s < nr; s += 16 {
+				rows, first := min(max(cols-s, 0), 16), j0*p.LDB
+				if rows > 0 {
+					first += s * p.LDB
+				}
+				b.transpose(&panel[s], 4*nr, first+pc, rows, 16, blocks)
 			}
-			b.transpose(&panel[16], 4*nr, second+pc, max(cols-16, 0), 16, blocks)
 		}
 		for s := blocks * 16; s < kc; s++ {
 			d := panel[s*nr : s*nr+nr]

@@ -14,4 +14,7 @@ func TestPackAVX512(t *testing.T) {
 		t.Skip("no AVX-512")
 	}
 	gemmtest.PackSuite(t, gemmtest.PackFuncs[float32]{MR: 14, NR: 32, PackA: packA512, PackB: packB512})
+	t.Run("8x48", func(t *testing.T) {
+		gemmtest.PackSuite(t, gemmtest.PackFuncs[float32]{MR: 8, NR: 48, PackA: packA512, PackB: packB512})
+	})
 }

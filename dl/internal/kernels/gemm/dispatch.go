@@ -39,7 +39,11 @@ type Kernels[T Float] struct {
 	// (AMX), with its own packing, faster than the float32 kernel; not
 	// bit-identical to the float32 product of the decoded operands (see
 	// f32's micro_bf16.go and micro_amx_amd64.go).
-	BF16  *MicroKernel[T]
+	BF16 *MicroKernel[T]
+	// Tiles are SIMD micro-kernels as fast as SIMD[0] on whole tiles but
+	// with other tile shapes: a product of T operands takes the one whose
+	// tiles cover it with clearly less padding (see simd).
+	Tiles []*MicroKernel[T]
 	Gonum func(p *Args[T]) // gonum's BLAS on checked arguments
 	nt    atomic.Int32     // SetThreads value; 0: GOMAXPROCS
 }
@@ -153,12 +157,33 @@ func (p *Args[T]) rows(i0, i1 int) Args[T] {
 }
 
 // simd returns the SIMD micro-kernel for p: BF16 for bfloat16 operands
-// when there is one and its packing fits p's depth, else the best of SIMD.
+// when there is one and its packing fits p's depth; else, for T operands,
+// the kernel of Tiles whose tiles cover p with at most 7/8 of the padded
+// area of SIMD[0]'s (a 16-row product on 14-row tiles computes 28 rows,
+// on 8-row tiles 16); else SIMD[0].  The choice depends on p's shape only,
+// never on the threads, and every kernel sums each element in the same
+// order, so the result is the same whichever runs.
 func (ks *Kernels[T]) simd(p *Args[T]) *MicroKernel[T] {
 	if p.Half == BFloat16 && ks.BF16 != nil && ks.BF16.fits(p.K) {
 		return ks.BF16
 	}
-	return ks.SIMD[0]
+	best := ks.SIMD[0]
+	if p.Half != NoHalf || narrow(best, p) {
+		return best
+	}
+	area := best.paddedArea(p)
+	for _, mk := range ks.Tiles {
+		if a := mk.paddedArea(p); 8*a <= 7*area && !narrow(mk, p) {
+			best, area = mk, a
+		}
+	}
+	return best
+}
+
+// paddedArea is the number of elements of C that mk's whole tiles compute
+// for p.
+func (mk *MicroKernel[T]) paddedArea(p *Args[T]) int {
+	return ceilDiv(p.M, mk.MR) * mk.MR * ceilDiv(p.N, mk.NR) * mk.NR
 }
 
 // SIMDKernel returns the name of the SIMD micro-kernel that runs a

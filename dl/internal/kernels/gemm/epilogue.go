@@ -47,8 +47,12 @@ func (mk *MicroKernel[T]) storesTiles(p *Args[T]) bool {
 	return p.K > 0 && p.Alpha != 0 && blockDepth(p.K, mk.KC) >= p.K && !narrow(mk, p)
 }
 
-// narrow reports whether blocked runs p as the transposed product.
-func narrow[T Float](mk *MicroKernel[T], p *Args[T]) bool { return 2*p.N <= mk.NR && p.M >= 2*mk.MR }
+// narrow reports whether blocked runs p as the transposed product: few
+// columns, rows for at least two tiles, and a transposed product that is
+// not narrow itself (2M > NR; a kernel with NR > 4·MR could loop).
+func narrow[T Float](mk *MicroKernel[T], p *Args[T]) bool {
+	return 2*p.N <= mk.NR && p.M >= 2*mk.MR && 2*p.M > mk.NR
+}
 
 // withEpilogue computes p through run, a kernel for products without an
 // epilogue: P into C (a scratch C when p writes CH), then stored through

@@ -27,6 +27,14 @@ func ForEach(nt, n int, f func(i int) error) error {
 	if n <= 0 {
 		return nil
 	}
+	if nt <= 1 || n == 1 { // no hand-out to share: no atomics per item
+		for i := range n {
+			if err := f(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var (
 		next, done atomic.Int32
 		g          gang
@@ -44,20 +52,15 @@ func ForEach(nt, n int, f func(i int) error) error {
 			g.arrive(&done, items)
 		}
 	}
-	nt = min(max(nt, 1), n)
-	if nt == 1 {
-		work()
-	} else {
-		goParallel(nt-1, func() {
-			if g.enter() {
-				work()
-			}
-			g.leave()
-		}, func() {
+	goParallel(min(nt, n)-1, func() {
+		if g.enter() {
 			work()
-			g.wait(&done, items)
-		})
-	}
+		}
+		g.leave()
+	}, func() {
+		work()
+		g.wait(&done, items)
+	})
 	if g.stop.Load() {
 		g.quiesce() // helpers still inside f
 		return g.cause()

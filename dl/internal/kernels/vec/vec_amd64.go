@@ -39,6 +39,18 @@ func addAVX512(dst, a, b *float32, n int)
 //go:noescape
 func adamAVX512(p, grad, m, v *float32, n int, c *AdamCoeffs)
 
+// gather2RowsAVX512 is Gather2Rows's loop (stride2_amd64.s), given the
+// masks of stride2Masks.
+//
+//go:noescape
+func gather2RowsAVX512(dst, src *float32, rows, cols, ld int, tlo, thi, tout uint64)
+
+// scatterAdd2RowsAVX512 is ScatterAdd2Rows's loop (stride2_amd64.s),
+// given the masks of stride2Masks.
+//
+//go:noescape
+func scatterAdd2RowsAVX512(dst, src *float32, rows, cols, ld int, tlo, thi, tin uint64)
+
 var haveAVX512 = cpu.X86.HasAVX512F
 
 // vectorLen returns the prefix of n the vector loops handle (0 without
@@ -48,6 +60,28 @@ func vectorLen(n int) int {
 		return 0
 	}
 	return n &^ 15
+}
+
+// gather2RowsVec runs gather2RowsAVX512 (checked arguments); false
+// without AVX-512.
+func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool {
+	if !haveAVX512 {
+		return false
+	}
+	lo, hi, out := stride2Masks(cols, true)
+	gather2RowsAVX512(&dst[0], &src[0], rows, cols, ld, lo, hi, out)
+	return true
+}
+
+// scatterAdd2RowsVec runs scatterAdd2RowsAVX512 (checked arguments); false
+// without AVX-512.
+func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool {
+	if !haveAVX512 {
+		return false
+	}
+	lo, hi, in := stride2Masks(cols, false)
+	scatterAdd2RowsAVX512(&dst[0], &src[0], rows, cols, ld, lo, hi, in)
+	return true
 }
 
 func axpyVec(alpha float32, x, y []float32) int {

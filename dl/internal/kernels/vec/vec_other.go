@@ -5,13 +5,15 @@ package vec
 // Without assembly the vector loops do nothing and the generic loops do
 // all the work (they return the number of elements they handled: 0).
 
-func axpyVec(alpha float32, x, y []float32) int           { return 0 }
-func reluVec(dst, src []float32) int                      { return 0 }
-func reluGradVec(dst, g, y []float32) int                 { return 0 }
-func addVec(dst, a, b []float32) int                      { return 0 }
-func adamVec(p, g, m, v []float32, c *AdamCoeffs) int     { return 0 }
-func affineVec(dst, x []float32, a, b float32) int        { return 0 }
-func affine2Vec(dst, x, y []float32, a, b, c float32) int { return 0 }
+func axpyVec(alpha float32, x, y []float32) int                      { return 0 }
+func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool     { return false }
+func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool { return false }
+func reluVec(dst, src []float32) int                                 { return 0 }
+func reluGradVec(dst, g, y []float32) int                            { return 0 }
+func addVec(dst, a, b []float32) int                                 { return 0 }
+func adamVec(p, g, m, v []float32, c *AdamCoeffs) int                { return 0 }
+func affineVec(dst, x []float32, a, b float32) int                   { return 0 }
+func affine2Vec(dst, x, y []float32, a, b, c float32) int            { return 0 }
 
 func expSumVec(x []float32, shift float64) float64 { return expSumGeneric(x, shift) }
 

@@ -35,9 +35,11 @@ func (api API[T]) with(k int) GemmFunc[T] {
 	}
 }
 
-// micro returns the portable and every assembly micro-kernel.
+// micro returns the portable and every assembly micro-kernel (those of
+// other tile shapes included).
 func (api API[T]) micro() []*gemm.MicroKernel[T] {
-	return append([]*gemm.MicroKernel[T]{api.Kernels.Go}, api.Kernels.SIMD...)
+	ks := append([]*gemm.MicroKernel[T]{api.Kernels.Go}, api.Kernels.SIMD...)
+	return append(ks, api.Kernels.Tiles...)
 }
 
 var publicKernels = []int{gemm.KernelAuto, gemm.KernelNaive, gemm.KernelBlocked, gemm.KernelGonum, gemm.KernelSIMD}

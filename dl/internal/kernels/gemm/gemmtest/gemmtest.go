@@ -179,6 +179,18 @@ func Suite[T gemm.Float](t *testing.T, impls []Impl[T]) {
 			}
 		}
 	})
+	t.Run("conv", func(t *testing.T) {
+		// The products of convolutions: output channels (rows) multiples
+		// of 8, long wide rows, deep or shallow K (dx = Wᵀ·dY with 16
+		// channels), several K blocks.
+		r := rand.New(rand.NewPCG(13, 14))
+		for _, s := range [][3]int{{16, 838, 144}, {32, 200, 288}, {64, 130, 600}, {144, 100, 16}, {8, 97, 40}} {
+			for _, tB := range []bool{false, true} {
+				Case(t, impls, r, s[0], s[1], s[2], false, tB, 1, 0)
+				Case(t, impls, r, s[0], s[1], s[2], true, tB, 1, 1)
+			}
+		}
+	})
 	t.Run("random", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		iters := 30

@@ -1,0 +1,84 @@
+package vec
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestStride2Rows checks Gather2Rows and ScatterAdd2Rows against their
+// loops for every row length around the vector width (whole and partial
+// blocks), several rows and leading dimensions (the tightest, 2*cols-1,
+// included), at an odd offset, with NaN guards around both slices:
+// nothing outside the elements named may be written, and the odd
+// elements of ScatterAdd2Rows's rows (NaN here) must be left alone.
+func TestStride2Rows(t *testing.T) {
+	nan := float32(math.NaN())
+	same := func(a, b float32) bool { return a == b || (a != a && b != b) }
+	for cols := 1; cols <= 50; cols++ {
+		for _, rows := range []int{1, 2, 3} {
+			for _, extra := range []int{0, 1, 4} {
+				ld := 2*cols - 1 + extra
+				need := (rows-1)*ld + 2*cols - 1
+				// The strided side is buf[1 : 1+need], the packed side
+				// packed[1 : 1+rows*cols]; guards around both.
+				buf := make([]float32, need+2)
+				for i := range buf {
+					buf[i] = float32(i)*0.5 - 3
+				}
+				buf[0], buf[need+1] = nan, nan
+				packed := make([]float32, rows*cols+2)
+				packed[0], packed[rows*cols+1] = 42, 42
+				Gather2Rows(packed[1:1+rows*cols], buf[1:1+need], rows, cols, ld)
+				for r := range rows {
+					for i := range cols {
+						if got, want := packed[1+r*cols+i], buf[1+r*ld+2*i]; got != want {
+							t.Fatalf("Gather2Rows rows=%d cols=%d ld=%d: dst[%d] = %v, want %v", rows, cols, ld, r*cols+i, got, want)
+						}
+					}
+				}
+				if packed[0] != 42 || packed[rows*cols+1] != 42 {
+					t.Fatalf("Gather2Rows rows=%d cols=%d ld=%d wrote outside dst", rows, cols, ld)
+				}
+
+				want := append([]float32(nil), buf...)
+				for i := 1; i <= need; i += 2 { // odd elements of the rows: NaN, left alone
+					if (i-1)%ld%2 == 1 {
+						buf[i], want[i] = nan, nan
+					}
+				}
+				for r := range rows {
+					for i := range cols {
+						packed[1+r*cols+i] = float32(r*cols+i)*0.1 + 0.3
+						want[1+r*ld+2*i] += packed[1+r*cols+i]
+					}
+				}
+				ScatterAdd2Rows(buf[1:1+need], packed[1:1+rows*cols], rows, cols, ld)
+				for i := range buf {
+					if !same(buf[i], want[i]) {
+						t.Fatalf("ScatterAdd2Rows rows=%d cols=%d ld=%d: element %d = %v, want %v", rows, cols, ld, i-1, buf[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		call func()
+		want string
+	}{
+		{"short src", func() { Gather2Rows(make([]float32, 8), make([]float32, 14), 2, 4, 8) }, "Gather2Rows: strided slice of 14 elements, want at least (rows-1)*ld + 2*cols - 1 = 15"},
+		{"short dst", func() { Gather2Rows(make([]float32, 7), make([]float32, 15), 2, 4, 8) }, "Gather2Rows: packed slice of 7 elements, want at least rows*cols = 8"},
+		{"overlap", func() { ScatterAdd2Rows(make([]float32, 20), make([]float32, 8), 2, 4, 6) }, "ScatterAdd2Rows: ld = 6 is less than 2*cols-1 = 7"},
+		{"short strided", func() { ScatterAdd2Rows(make([]float32, 14), make([]float32, 8), 2, 4, 8) }, "ScatterAdd2Rows: strided slice of 14 elements, want at least (rows-1)*ld + 2*cols - 1 = 15"},
+	} {
+		func() {
+			defer func() {
+				if r, _ := recover().(string); tc.want == "" || !strings.Contains(r, tc.want) {
+					t.Errorf("%s: panic %q, want one containing %q", tc.name, r, tc.want)
+				}
+			}()
+			tc.call()
+		}()
+	}
+}
