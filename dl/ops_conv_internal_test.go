@@ -3,6 +3,7 @@ package dl
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -314,6 +315,42 @@ func TestConv2dFusedPath(t *testing.T) {
 					if two[j] != one[i][j] {
 						t.Fatalf("%s: result %d [%d]: %v on 2 threads, %v on 1", label, i, j, two[j], one[i][j])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestMaxPool2x2 compares the 2×2 stride-2 max pooling loop with the
+// general one, values and argmax (through the gradient), in float32 and
+// float64, on odd and even sizes with ties, −∞ and NaN.
+func TestMaxPool2x2(t *testing.T) {
+	vals := []float64{math.Inf(-1), 0, 1, 1, 1, math.NaN(), -2, 3}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dt := range []DType{Float32, Float64} {
+		for _, hw := range [][2]int{{4, 4}, {5, 7}, {28, 28}, {3, 2}} {
+			data := make([]float64, 2*3*hw[0]*hw[1])
+			for i := range data {
+				data[i] = vals[r.IntN(len(vals))]
+			}
+			run := func(fast bool) (y, gx []float64) {
+				pool2x2 = fast
+				defer func() { pool2x2 = true }()
+				x := FromSlice(data, 2, 3, hw[0], hw[1]).AsType(dt).Detach().SetRequiresGrad(true)
+				out := MaxPool2d(x, [2]int{2, 2}, Pool2dOptions{})
+				out.BackwardWith(BackwardOptions{Grad: Arange(0, float64(out.Numel()), 1).AsType(dt).Reshape(out.Shape()...)})
+				return out.Float64s(), x.Grad().Float64s()
+			}
+			y, gx := run(true)
+			wy, wgx := run(false)
+			for i := range wy {
+				if !(y[i] == wy[i] || (math.IsNaN(y[i]) && math.IsNaN(wy[i]))) {
+					t.Fatalf("%v %v: y[%d] = %v, general loop %v", dt, hw, i, y[i], wy[i])
+				}
+			}
+			for i := range wgx {
+				if gx[i] != wgx[i] {
+					t.Fatalf("%v %v: dx[%d] = %v, general loop %v (another argmax)", dt, hw, i, gx[i], wgx[i])
 				}
 			}
 		}

@@ -136,6 +136,9 @@ func (g *convGeom) window(oy, ox int) (y0, y1, x0, x1 int) {
 
 func maxPoolHost[F float](y []F, idx []int64, x []F, g *convGeom) error {
 	hw, L := g.hw(), g.l()
+	if pool2x2 && g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1 {
+		return forPlanes(g, func(p int) { maxPool2x2(y[p*L:][:L], idx[p*L:][:L], x[p*hw:][:hw], g) })
+	}
 	return forPlanes(g, func(p int) {
 		src, dst, arg := x[p*hw:][:hw], y[p*L:][:L], idx[p*L:][:L]
 		for oy := range g.ho {
@@ -153,6 +156,34 @@ func maxPoolHost[F float](y []F, idx []int64, x []F, g *convGeom) error {
 			}
 		}
 	})
+}
+
+// pool2x2 selects maxPool2x2 (tests turn it off to compare).
+var pool2x2 = true
+
+// maxPool2x2 is maxPoolHost's loop for one plane of 2×2 windows with
+// stride 2 and no padding (LeNet's, VGG's pooling): the same scan order
+// and comparisons, without working out each window's bounds.
+func maxPool2x2[F float](dst []F, arg []int64, src []F, g *convGeom) {
+	for oy := range g.ho {
+		r0 := 2 * oy * g.w
+		top, bottom := src[r0:][:2*g.wo], src[r0+g.w:][:2*g.wo]
+		d, a := dst[oy*g.wo:][:g.wo], arg[oy*g.wo:][:g.wo]
+		for ox := range d {
+			i := 2 * ox
+			best, at := top[i], r0+i
+			if v := top[i+1]; v > best || v != v { // NaN is the maximum, as in PyTorch
+				best, at = v, r0+i+1
+			}
+			if v := bottom[i]; v > best || v != v {
+				best, at = v, r0+g.w+i
+			}
+			if v := bottom[i+1]; v > best || v != v {
+				best, at = v, r0+g.w+i+1
+			}
+			d[ox], a[ox] = best, int64(at)
+		}
+	}
 }
 
 func maxPoolGrad[F float](gx []F, idx []int64, gy []F, g *convGeom) error {

@@ -158,9 +158,9 @@ func (p *Args[T]) rows(i0, i1 int) Args[T] {
 
 // simd returns the SIMD micro-kernel for p: BF16 for bfloat16 operands
 // when there is one and its packing fits p's depth; else, for T operands,
-// the kernel of Tiles whose tiles cover p with at most 7/8 of the padded
+// the kernel of Tiles whose tiles cover p with at most 19/20 of the padded
 // area of SIMD[0]'s (a 16-row product on 14-row tiles computes 28 rows,
-// on 8-row tiles 16); else SIMD[0].  The choice depends on p's shape only,
+// on 8-row tiles 16; near ties stay with SIMD[0]); else SIMD[0].  The choice depends on p's shape only,
 // never on the threads, and every kernel sums each element in the same
 // order, so the result is the same whichever runs.
 func (ks *Kernels[T]) simd(p *Args[T]) *MicroKernel[T] {
@@ -173,7 +173,7 @@ func (ks *Kernels[T]) simd(p *Args[T]) *MicroKernel[T] {
 	}
 	area := best.paddedArea(p)
 	for _, mk := range ks.Tiles {
-		if a := mk.paddedArea(p); 8*a <= 7*area && !narrow(mk, p) {
+		if a := mk.paddedArea(p); 20*a <= 19*area && !narrow(mk, p) {
 			best, area = mk, a
 		}
 	}
@@ -189,10 +189,16 @@ func (mk *MicroKernel[T]) paddedArea(p *Args[T]) int {
 // SIMDKernel returns the name of the SIMD micro-kernel that runs a
 // product of depth k with operands stored as h, or "" without SIMD.
 func (ks *Kernels[T]) SIMDKernel(h Half, k int) string {
+	return ks.SIMDKernelShape(h, 0, 0, k)
+}
+
+// SIMDKernelShape returns the name of the SIMD micro-kernel that runs an
+// m x n product of depth k with operands stored as h, or "" without SIMD.
+func (ks *Kernels[T]) SIMDKernelShape(h Half, m, n, k int) string {
 	if len(ks.SIMD) == 0 {
 		return ""
 	}
-	return ks.simd(&Args[T]{Half: h, K: k}).Name
+	return ks.simd(&Args[T]{Half: h, M: m, N: n, K: k}).Name
 }
 
 // Trans converts a BLAS transpose byte ('N', 'T' or 'C'; blas.Transpose
