@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
 // Pooling over the spatial axes of [N, C, H, W] tensors, like
@@ -165,6 +166,14 @@ var pool2x2 = true
 // stride 2 and no padding (LeNet's, VGG's pooling): the same scan order
 // and comparisons, without working out each window's bounds.
 func maxPool2x2[F float](dst []F, arg []int64, src []F, g *convGeom) {
+	if d, ok := any(dst).([]float32); ok { // vector compares and blends
+		s := any(src).([]float32)
+		for oy := range g.ho {
+			r0 := 2 * oy * g.w
+			vec.MaxPool2Row(d[oy*g.wo:][:g.wo], arg[oy*g.wo:][:g.wo], s[r0:][:g.w], s[r0+g.w:][:g.w], r0, g.w)
+		}
+		return
+	}
 	for oy := range g.ho {
 		r0 := 2 * oy * g.w
 		top, bottom := src[r0:][:2*g.wo], src[r0+g.w:][:2*g.wo]

@@ -72,3 +72,39 @@ func stride2Masks(cols int, gather bool) (lo, hi, packed uint64) {
 	even := uint64(0x5555) // the even elements 0..2r-2
 	return even & (1<<min(2*r, 16) - 1), even & (1<<max(2*r-16, 0) - 1), packed
 }
+
+// MaxPool2Row computes one output row of a 2×2 max pooling with stride
+// 2: for i < len(dst), the largest of top[2i], top[2i+1], bottom[2i],
+// bottom[2i+1], scanned in that order (a later value replaces the best so
+// far only if greater, or NaN: NaN is the maximum, as in PyTorch), into
+// dst[i], and its index base+2i (+1, +w, +w+1 for the others) into
+// arg[i].  It panics if arg is shorter than dst or a row shorter than
+// 2*len(dst).
+func MaxPool2Row(dst []float32, arg []int64, top, bottom []float32, base, w int) {
+	n := len(dst)
+	if len(arg) < n || len(top) < 2*n || len(bottom) < 2*n {
+		panic(fmt.Sprintf("vec: MaxPool2Row: %d outputs need %d indexes (have %d) and rows of %d (have %d and %d)",
+			n, n, len(arg), 2*n, len(top), len(bottom)))
+	}
+	if n == 0 || maxPool2RowVec(dst, arg, top, bottom, base, w) {
+		return
+	}
+	maxPool2RowGeneric(dst, arg, top, bottom, base, w)
+}
+
+// maxPool2RowGeneric is MaxPool2Row's loop in Go.
+func maxPool2RowGeneric(dst []float32, arg []int64, top, bottom []float32, base, w int) {
+	for i := range dst {
+		best, at := top[2*i], base+2*i
+		if v := top[2*i+1]; v > best || v != v {
+			best, at = v, base+2*i+1
+		}
+		if v := bottom[2*i]; v > best || v != v {
+			best, at = v, base+w+2*i
+		}
+		if v := bottom[2*i+1]; v > best || v != v {
+			best, at = v, base+w+2*i+1
+		}
+		dst[i], arg[i] = best, int64(at)
+	}
+}

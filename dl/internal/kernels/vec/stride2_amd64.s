@@ -199,3 +199,128 @@ snext:
 	JNZ  srowloop
 	VZEROUPPER
 	RET
+
+// odd2<>: lanes 1, 3, ..., 31 of a pair of vectors (VPERMI2PS).
+DATA odd2<>+0(SB)/4, $1
+DATA odd2<>+4(SB)/4, $3
+DATA odd2<>+8(SB)/4, $5
+DATA odd2<>+12(SB)/4, $7
+DATA odd2<>+16(SB)/4, $9
+DATA odd2<>+20(SB)/4, $11
+DATA odd2<>+24(SB)/4, $13
+DATA odd2<>+28(SB)/4, $15
+DATA odd2<>+32(SB)/4, $17
+DATA odd2<>+36(SB)/4, $19
+DATA odd2<>+40(SB)/4, $21
+DATA odd2<>+44(SB)/4, $23
+DATA odd2<>+48(SB)/4, $25
+DATA odd2<>+52(SB)/4, $27
+DATA odd2<>+56(SB)/4, $29
+DATA odd2<>+60(SB)/4, $31
+GLOBL odd2<>(SB), RODATA|NOPTR, $64
+
+// MAXSTEP: where v (a candidate) is greater than best (Z4) or NaN,
+// best = v and the offset (Z5, int32 lanes) = o.
+#define MAXSTEP(v, o) \
+	VCMPPS    $0x1e, Z4, v, K5; \
+	VCMPPS    $0x03, v, v, K6; \
+	KORW      K6, K5, K5; \
+	VMOVAPS   v, K5, Z4; \
+	VMOVDQA32 o, K5, Z5
+
+// MAXBLOCK: from the top row's lanes 0..31 (Z10, Z11) and the bottom's
+// (Z12, Z13), the 16 window maxima into Z4 and their int64 indexes,
+// base + 2i + offset, into Z14 (lanes 0..7) and Z15 (8..15).
+#define MAXBLOCK \
+	VMOVDQA32     Z24, Z4; \
+	VPERMI2PS     Z11, Z10, Z4; /* top[2i]: the first candidate */ \
+	VMOVDQA32     Z25, Z6; \
+	VPERMI2PS     Z11, Z10, Z6; /* top[2i+1] */ \
+	VMOVDQA32     Z24, Z7; \
+	VPERMI2PS     Z13, Z12, Z7; /* bottom[2i] */ \
+	VMOVDQA32     Z25, Z8; \
+	VPERMI2PS     Z13, Z12, Z8; /* bottom[2i+1] */ \
+	VPXORD        Z5, Z5, Z5; \
+	MAXSTEP(Z6, Z21); \
+	MAXSTEP(Z7, Z22); \
+	MAXSTEP(Z8, Z23); \
+	VPADDD        Z26, Z5, Z5; \
+	VEXTRACTI32X8 $1, Z5, Y9; \
+	VPMOVSXDQ     Y5, Z14; \
+	VPMOVSXDQ     Y9, Z15; \
+	VPADDQ        Z20, Z14, Z14; \
+	VPADDQ        Z20, Z15, Z15
+
+// func maxPool2RowAVX512(dst *float32, arg *int64, top, bottom *float32, n, base, w int, tlo, thi, tout uint64)
+//
+// For i < n: the largest of top[2i], top[2i+1], bottom[2i],
+// bottom[2i+1], scanned in that order (a later one replaces only if
+// greater, or NaN), into dst[i], and its index base + 2i (+1, +w, +w+1)
+// into arg[i].  Whole blocks of 16 outputs read 32 elements of each row;
+// the last, partial block reads lanes tlo (0..15) and thi (16..31) of
+// them and writes lanes tout.
+TEXT ·maxPool2RowAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst+0(FP), DI
+	MOVQ         arg+8(FP), R8
+	MOVQ         top+16(FP), SI
+	MOVQ         bottom+24(FP), DX
+	MOVQ         n+32(FP), CX
+	VPBROADCASTQ base+40(FP), Z20
+	MOVQ         w+48(FP), AX
+	VPBROADCASTD AX, Z22 // w
+	MOVL         $1, BX
+	VPBROADCASTD BX, Z21 // 1
+	VPADDD       Z21, Z22, Z23 // w+1
+	MOVQ         tlo+56(FP), AX
+	KMOVW        AX, K2
+	MOVQ         thi+64(FP), AX
+	KMOVW        AX, K3
+	MOVQ         tout+72(FP), AX
+	KMOVW        AX, K4
+	VMOVDQU32    even2<>(SB), Z24
+	VMOVDQU32    odd2<>(SB), Z25
+	VMOVDQA32    Z24, Z26 // 2i of the block's lanes
+	MOVL         $32, BX
+	VPBROADCASTD BX, Z27
+	MOVQ         CX, R11
+	SHRQ         $4, R11 // whole blocks
+	ANDQ         $15, CX // outputs in the partial block
+	TESTQ        R11, R11
+	JZ           mptail
+
+mpfull:
+	VMOVUPS   (SI), Z10
+	VMOVUPS   64(SI), Z11
+	VMOVUPS   (DX), Z12
+	VMOVUPS   64(DX), Z13
+	MAXBLOCK
+	VMOVUPS   Z4, (DI)
+	VMOVDQU64 Z14, (R8)
+	VMOVDQU64 Z15, 64(R8)
+	VPADDD    Z27, Z26, Z26
+	ADDQ      $128, SI
+	ADDQ      $128, DX
+	ADDQ      $64, DI
+	ADDQ      $128, R8
+	DECQ      R11
+	JNZ       mpfull
+
+mptail:
+	TESTQ     CX, CX
+	JZ        mpdone
+	VMOVUPS.Z (SI), K2, Z10
+	VMOVUPS.Z 64(SI), K3, Z11
+	VMOVUPS.Z (DX), K2, Z12
+	VMOVUPS.Z 64(DX), K3, Z13
+	MAXBLOCK
+	VMOVUPS   Z4, K4, (DI)
+	KMOVW     K4, AX
+	KMOVW     AX, K1 // lanes 0..7
+	SHRL      $8, AX
+	KMOVW     AX, K7 // lanes 8..15
+	VMOVDQU64 Z14, K1, (R8)
+	VMOVDQU64 Z15, K7, 64(R8)
+
+mpdone:
+	VZEROUPPER
+	RET

@@ -2,6 +2,7 @@ package vec
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -81,4 +82,42 @@ func TestStride2Rows(t *testing.T) {
 			tc.call()
 		}()
 	}
+}
+
+// TestMaxPool2Row checks MaxPool2Row against its Go loop (values bit for
+// bit, NaN included, and indexes) on every length around the vector
+// width, with ties, −∞ and NaN, rows longer than needed, guards past dst
+// and arg, and the panic on short rows.
+func TestMaxPool2Row(t *testing.T) {
+	vals := []float32{float32(math.Inf(-1)), 0, 1, 1, 1, float32(math.NaN()), -2, 3, float32(math.Inf(1))}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n <= 50; n++ {
+		for range 4 {
+			w := 2*n + r.IntN(4)
+			rows := make([]float32, 2*w)
+			for i := range rows {
+				rows[i] = vals[r.IntN(len(vals))]
+			}
+			base := r.IntN(1000)
+			dst, arg := make([]float32, n+1), make([]int64, n+1)
+			dst[n], arg[n] = 42, 42
+			MaxPool2Row(dst[:n], arg[:n], rows[:w], rows[w:], base, w)
+			want, wantArg := make([]float32, n), make([]int64, n)
+			maxPool2RowGeneric(want, wantArg, rows[:w], rows[w:], base, w)
+			for i := range n {
+				if math.Float32bits(dst[i]) != math.Float32bits(want[i]) || arg[i] != wantArg[i] {
+					t.Fatalf("n=%d w=%d: output %d = %v at %d, want %v at %d", n, w, i, dst[i], arg[i], want[i], wantArg[i])
+				}
+			}
+			if dst[n] != 42 || arg[n] != 42 {
+				t.Fatalf("n=%d: wrote past dst or arg", n)
+			}
+		}
+	}
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "MaxPool2Row: 4 outputs need 4 indexes (have 4) and rows of 8 (have 8 and 7)") {
+			t.Errorf("panic %q", r)
+		}
+	}()
+	MaxPool2Row(make([]float32, 4), make([]int64, 4), make([]float32, 8), make([]float32, 7), 0, 8)
 }

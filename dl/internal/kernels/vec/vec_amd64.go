@@ -51,6 +51,12 @@ func gather2RowsAVX512(dst, src *float32, rows, cols, ld int, tlo, thi, tout uin
 //go:noescape
 func scatterAdd2RowsAVX512(dst, src *float32, rows, cols, ld int, tlo, thi, tin uint64)
 
+// maxPool2RowAVX512 is MaxPool2Row's loop (stride2_amd64.s), given the
+// masks of the partial block.
+//
+//go:noescape
+func maxPool2RowAVX512(dst *float32, arg *int64, top, bottom *float32, n, base, w int, tlo, thi, tout uint64)
+
 var haveAVX512 = cpu.X86.HasAVX512F
 
 // vectorLen returns the prefix of n the vector loops handle (0 without
@@ -81,6 +87,20 @@ func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool {
 	}
 	lo, hi, in := stride2Masks(cols, false)
 	scatterAdd2RowsAVX512(&dst[0], &src[0], rows, cols, ld, lo, hi, in)
+	return true
+}
+
+// maxPool2RowVec runs maxPool2RowAVX512 (checked arguments, n > 0); false
+// without AVX-512.  Indexes beyond int32 take the Go loop (the assembly
+// adds int32 offsets).
+func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w int) bool {
+	n := len(dst)
+	if !haveAVX512 || w+1 > math.MaxInt32-2*n {
+		return false
+	}
+	r := n % 16
+	lo, hi := uint64(1)<<min(2*r, 16)-1, uint64(1)<<max(2*r-16, 0)-1
+	maxPool2RowAVX512(&dst[0], &arg[0], &top[0], &bottom[0], n, base, w, lo, hi, uint64(1)<<r-1)
 	return true
 }
 

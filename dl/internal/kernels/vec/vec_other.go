@@ -8,12 +8,15 @@ package vec
 func axpyVec(alpha float32, x, y []float32) int                      { return 0 }
 func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool     { return false }
 func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool { return false }
-func reluVec(dst, src []float32) int                                 { return 0 }
-func reluGradVec(dst, g, y []float32) int                            { return 0 }
-func addVec(dst, a, b []float32) int                                 { return 0 }
-func adamVec(p, g, m, v []float32, c *AdamCoeffs) int                { return 0 }
-func affineVec(dst, x []float32, a, b float32) int                   { return 0 }
-func affine2Vec(dst, x, y []float32, a, b, c float32) int            { return 0 }
+func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w int) bool {
+	return false
+}
+func reluVec(dst, src []float32) int                      { return 0 }
+func reluGradVec(dst, g, y []float32) int                 { return 0 }
+func addVec(dst, a, b []float32) int                      { return 0 }
+func adamVec(p, g, m, v []float32, c *AdamCoeffs) int     { return 0 }
+func affineVec(dst, x []float32, a, b float32) int        { return 0 }
+func affine2Vec(dst, x, y []float32, a, b, c float32) int { return 0 }
 
 func expSumVec(x []float32, shift float64) float64 { return expSumGeneric(x, shift) }
 
