@@ -2,6 +2,7 @@ package dl
 
 import (
 	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
 	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
@@ -132,30 +133,56 @@ func newScratchSlots(n int) scratchSlots {
 // the convolution of x with w into y, one sample per goroutine at a time.
 func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 	nt := min(NumThreads(), g.n)
-	size := fusedForwardScratch(g)
+	var rg *f32.RowsGemm
+	if x.dtype == Float32 && g.wide() && convImplicit {
+		rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), g.planeRows())
+	}
+	colN := g.ck() * g.fusedCols() // the columns, unless the implicit GEMM reads the planes
+	if rg != nil {
+		colN = 0
+	}
+	size := fusedForwardScratch(g, colN)
 	scratch := newTensor(op, x.dev, x.dtype, []int{nt, size})
 	defer scratch.Release()
 	if g.padded() { // the borders of the padded planes, written once
 		for i := range nt {
-			x.k(op).fill(scratch.v(op).sub(i*size+g.ck()*g.fusedCols(), g.c*g.plane()), 0)
+			x.k(op).fill(scratch.v(op).sub(i*size+colN, g.c*g.plane()), 0)
 		}
 	}
 	var err error
 	if x.dtype == Float64 {
-		err = forwardFusedHost(x.v(op).f64(), w.v(op).f64(), y.v(op).f64(), scratch.v(op).f64(), g, beta, nt, size)
+		err = forwardFusedHost(x.v(op).f64(), w.v(op).f64(), y.v(op).f64(), scratch.v(op).f64(), g, beta, nt, size, colN, nil)
 	} else {
-		err = forwardFusedHost(x.v(op).f32(), w.v(op).f32(), y.v(op).f32(), scratch.v(op).f32(), g, float32(beta), nt, size)
+		err = forwardFusedHost(x.v(op).f32(), w.v(op).f32(), y.v(op).f32(), scratch.v(op).f32(), g, float32(beta), nt, size, colN, rg)
 	}
 	if err != nil {
 		panic(&CanceledError{Op: op, Cause: err})
 	}
 }
 
+// convImplicit selects the implicit GEMM of stride-1 float32 forward
+// passes (tests turn it off to compare with the columns).
+var convImplicit = true
+
+// planeRows returns where each row (c, i, j) of a sample's wide column
+// matrix starts in its padded planes: c·plane + i·dH·Wp + j·dW.
+func (g *convGeom) planeRows() []int {
+	kk, ps := g.kk(), g.plane()
+	rows := make([]int, g.ck())
+	for c := range g.c {
+		for r := range kk {
+			rows[c*kk+r] = c*ps + g.tapOff(r)
+		}
+	}
+	return rows
+}
+
 // fusedForwardScratch is the scratch of one goroutine of the forward
-// pass: the columns of a sample, its padded planes (with padding) and its
-// wide output (when the wide rows are not the output rows).
-func fusedForwardScratch(g *convGeom) int {
-	size := g.ck() * g.fusedCols()
+// pass: colN elements of columns, the padded planes of a sample (with
+// padding) and its wide output (when the wide rows are not the output
+// rows).
+func fusedForwardScratch(g *convGeom, colN int) int {
+	size := colN
 	if g.padded() {
 		size += g.c * g.plane()
 	}
@@ -165,7 +192,10 @@ func fusedForwardScratch(g *convGeom) int {
 	return size
 }
 
-func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, size int) error {
+// forwardFusedHost runs the forward pass sample by sample: through rg,
+// the implicit GEMM on the padded planes, when set (float32), else on
+// columns built in the first colN elements of the goroutine's scratch.
+func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, size, colN int, rg *f32.RowsGemm) error {
 	ck, lw, L, hw, ps := g.ck(), g.fusedCols(), g.l(), g.hw(), g.plane()
 	direct := g.fusedDirect()
 	slots := newScratchSlots(nt)
@@ -176,7 +206,7 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 		slot := <-slots
 		defer func() { slots <- slot }()
 		buf := scratch[slot*size:][:size]
-		col, rest := buf[:ck*lw], buf[ck*lw:]
+		col, rest := buf[:colN], buf[colN:]
 		planes := x[s*g.c*hw:][:g.c*hw]
 		if g.padded() {
 			xp := rest[:g.c*ps]
@@ -186,15 +216,22 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 			}
 			planes = xp
 		}
-		for c := range g.c {
-			fusedColumns(col, planes[c*ps:][:ps], g, c, lw)
+		product := func(out []F, add bool) error { // out (+)= W · columns
+			if rg != nil {
+				rg.Run(lw, any(planes).([]float32), add, any(out).([]float32), lw)
+				return nil
+			}
+			for c := range g.c {
+				fusedColumns(col, planes[c*ps:][:ps], g, c, lw)
+			}
+			return gemmSerial(false, false, g.cout, lw, ck, 1, w, ck, col, lw, b2f[F](add), out, lw)
 		}
 		ys := y[s*g.cout*L:][:g.cout*L]
 		if direct {
-			return gemmSerial(false, false, g.cout, lw, ck, 1, w, ck, col, lw, beta, ys, lw)
+			return product(ys, beta != 0)
 		}
 		yw := rest[:g.cout*lw]
-		if err := gemmSerial(false, false, g.cout, lw, ck, 1, w, ck, col, lw, 0, yw, lw); err != nil {
+		if err := product(yw, false); err != nil {
 			return err
 		}
 		for co := range g.cout {

@@ -67,5 +67,3 @@ func TestPackHalfAVX512(t *testing.T) {
 		}
 	}
 }
-
-func ceilDiv(a, b int) int { return (a + b - 1) / b }

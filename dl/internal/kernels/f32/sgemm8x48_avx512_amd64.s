@@ -152,3 +152,90 @@ overwrite:
 	ROWS48(STROW48)
 	VZEROUPPER
 	RET
+
+// func sgemm8x48RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
+//
+// sgemm8x48AVX512 with B read in place: row p of the 48-column B panel is
+// the 48 floats at b + offs[p] bytes (offs: k byte offsets), not a packed
+// panel.  A convolution's B rows are shifted runs of its input planes, so
+// the columns are never built (implicit GEMM).
+//
+// Registers as sgemm8x48AVX512's, and R9 walking offs, R10 the row's
+// offset.
+
+// KSTEPROWS: one rank-1 update from B row offs[s] (relative to R9).
+#define KSTEPROWS(s) \
+	MOVQ    ((s)*8)(R9), R10; \
+	VMOVUPS (DI)(R10*1), Z24; \
+	VMOVUPS 64(DI)(R10*1), Z25; \
+	VMOVUPS 128(DI)(R10*1), Z26; \
+	ROW48((s)*32+0, Z30, Z0, Z1, Z2); \
+	ROW48((s)*32+4, Z31, Z3, Z4, Z5); \
+	ROW48((s)*32+8, Z30, Z6, Z7, Z8); \
+	ROW48((s)*32+12, Z31, Z9, Z10, Z11); \
+	ROW48((s)*32+16, Z30, Z12, Z13, Z14); \
+	ROW48((s)*32+20, Z31, Z15, Z16, Z17); \
+	ROW48((s)*32+24, Z30, Z18, Z19, Z20); \
+	ROW48((s)*32+28, Z31, Z21, Z22, Z23)
+
+TEXT ·sgemm8x48RowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), R9
+	MOVQ b+24(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), BX
+	SHLQ $2, BX
+
+	PFROW48; PFROW48; PFROW48; PFROW48
+	PFROW48; PFROW48; PFROW48; PFROW48
+
+	ROWS48(ZERO3)
+
+	SUBQ $4, CX
+	JL   rtail
+
+rloop4:
+	KSTEPROWS(0)
+	KSTEPROWS(1)
+	KSTEPROWS(2)
+	KSTEPROWS(3)
+	ADDQ $(4*32), SI
+	ADDQ $(4*8), R9
+	SUBQ $4, CX
+	JGE  rloop4
+
+rtail:
+	ADDQ $4, CX
+	JZ   rdone
+
+rloop1:
+	KSTEPROWS(0)
+	ADDQ $32, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  rloop1
+
+rdone:
+	VBROADCASTSS alpha+48(FP), Z30
+	ROWS48(SCALE48)
+	MOVQ c+32(FP), DX
+	MOVL beta+52(FP), AX
+	TESTL $0x7fffffff, AX // +0 or -0
+	JZ    roverwrite
+	CMPL  AX, $0x3f800000 // 1.0
+	JEQ   raccumulate
+	VBROADCASTSS beta+52(FP), Z31
+	ROWS48(FMAROW48)
+	VZEROUPPER
+	RET
+
+raccumulate:
+	ROWS48(ADDROW48)
+	VZEROUPPER
+	RET
+
+roverwrite:
+	ROWS48(STROW48)
+	VZEROUPPER
+	RET

@@ -1,0 +1,140 @@
+//go:build !dlbd_noasm
+
+package f32
+
+import (
+	"fmt"
+	"sync"
+)
+
+// sgemm8x48RowsAVX512 is sgemm8x48AVX512 with B's rows read in place
+// (sgemm8x48_avx512_amd64.s): row p of the 48-column panel at b + offs[p]
+// bytes.
+//
+//go:noescape
+func sgemm8x48RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
+
+// RowsGemm is a product C = A·B (+ C) whose B is given by the starts of
+// its rows in a slice instead of a matrix: an implicit GEMM, as a
+// stride-1 convolution's columns are shifted runs of its padded input
+// planes (row (c, i, j) of the column matrix starts at c·plane +
+// i·dH·Wp + j·dW), so the columns are neither built nor packed.  A is
+// packed once (NewRowsGemm) and the product runs for any number of B
+// slices laid out alike (one per sample), on the calling goroutine:
+// callers spread their samples over goroutines.  Each element of C is
+// the sum over p of A[i][p]·B[p][j] in order of p, as the blocked
+// kernels sum a product whose depth fits one K block.
+type RowsGemm struct {
+	m, k    int
+	a       []float32 // ⌈m/8⌉ panels of k x 8
+	offs    []int     // byte offsets of B's rows
+	rows    []int
+	maxRow  int
+	scratch sync.Pool // *rowsScratch
+}
+
+type rowsScratch struct{ tail, tile []float32 }
+
+// NewRowsGemm returns the product with A (m x k, row stride lda) and B's
+// rows starting at rows[p] (p < k), or nil when this machine has no
+// kernel for it (no AVX-512, or a build with -tags dlbd_noasm): callers
+// then build the columns and use Gemm.  It panics on bad arguments.
+func NewRowsGemm(m, k int, a []float32, lda int, rows []int) *RowsGemm {
+	if !haveAVX512 {
+		return nil
+	}
+	if m < 0 || k < 0 || lda < max(k, 1) || len(rows) < k || (m > 0 && k > 0 && len(a) < (m-1)*lda+k) {
+		panic(fmt.Sprintf("f32.NewRowsGemm: m=%d k=%d lda=%d with len(a)=%d and %d rows; want lda >= k, len(a) >= (m-1)*lda+k, k rows",
+			m, k, lda, len(a), len(rows)))
+	}
+	g := &RowsGemm{m: m, k: k, a: make([]float32, ceilDiv(m, 8)*8*k), offs: make([]int, k), rows: rows[:k]}
+	for t := 0; t*8 < m && k > 0; t++ {
+		panel := g.a[t*8*k:][:8*k]
+		for i := range min(8, m-t*8) {
+			row := a[(t*8+i)*lda:][:k]
+			for p, v := range row {
+				panel[p*8+i] = v
+			}
+		}
+	}
+	for p, r := range g.rows {
+		if r < 0 {
+			panic(fmt.Sprintf("f32.NewRowsGemm: rows[%d] = %d is negative", p, r))
+		}
+		g.offs[p] = 4 * r
+		g.maxRow = max(g.maxRow, r)
+	}
+	g.scratch.New = func() any { return &rowsScratch{tail: make([]float32, 48*k), tile: make([]float32, 8*48)} }
+	return g
+}
+
+// Run sets C = A·B, or adds it to C (add), for the n columns of B: row p
+// of B is b[rows[p] : rows[p]+n].  C is m x n with row stride ldc.  It
+// panics if b or c is too short.
+func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
+	if g.m == 0 || n == 0 {
+		return
+	}
+	if n < 0 || ldc < n || len(c) < (g.m-1)*ldc+n || (g.k > 0 && len(b) < g.maxRow+n) {
+		panic(fmt.Sprintf("f32.RowsGemm.Run: n=%d ldc=%d with len(b)=%d (rows reach %d) and len(c)=%d; want ldc >= n, len(b) >= %d, len(c) >= %d",
+			n, ldc, len(b), g.maxRow, len(c), g.maxRow+n, (g.m-1)*ldc+n))
+	}
+	if g.k == 0 { // an empty sum
+		for i := range g.m {
+			if !add {
+				clear(c[i*ldc:][:n])
+			}
+		}
+		return
+	}
+	beta := float32(0)
+	if add {
+		beta = 1
+	}
+	s := g.scratch.Get().(*rowsScratch)
+	defer g.scratch.Put(s)
+	offs := &g.offs[0]
+	full := n / 48 * 48
+	for j0 := 0; j0 < full; j0 += 48 {
+		for i0 := 0; i0 < g.m; i0 += 8 {
+			ap := g.panel(i0)
+			if i0+8 <= g.m {
+				sgemm8x48RowsAVX512(g.k, ap, offs, &b[j0], &c[i0*ldc+j0], ldc, 1, beta)
+				continue
+			}
+			sgemm8x48RowsAVX512(g.k, ap, offs, &b[j0], &s.tile[0], 48, 1, 0)
+			g.store(c, ldc, s.tile, i0, j0, 48, add)
+		}
+	}
+	if r := n - full; r > 0 { // the last columns, packed as a panel
+		for p, row := range g.rows {
+			d := s.tail[p*48:][:48]
+			copy(d, b[row+full:][:r])
+			clear(d[r:])
+		}
+		for i0 := 0; i0 < g.m; i0 += 8 {
+			sgemm8x48AVX512(g.k, g.panel(i0), &s.tail[0], &s.tile[0], 48, 1, 0)
+			g.store(c, ldc, s.tile, i0, full, r, add)
+		}
+	}
+}
+
+// panel returns the packed A panel of rows i0.. (k > 0).
+func (g *RowsGemm) panel(i0 int) *float32 { return &g.a[i0*g.k] }
+
+// store writes (add: adds) the first cols columns of the rows of tile
+// that lie in C (rows i0.. of m) into C at column j0.
+func (g *RowsGemm) store(c []float32, ldc int, tile []float32, i0, j0, cols int, add bool) {
+	for i := range min(8, g.m-i0) {
+		dst, src := c[(i0+i)*ldc+j0:][:cols], tile[i*48:][:cols]
+		if !add {
+			copy(dst, src)
+			continue
+		}
+		for j, v := range src {
+			dst[j] += v
+		}
+	}
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
