@@ -165,10 +165,16 @@ func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 var convImplicit = true
 
 // implicitMinColumns is the fewest columns (positions a sample) for which
-// the implicit GEMM beats building columns: its last, partial 48-column
-// panel is packed and computed at a fraction of the rate (7×7 planes, 61
-// or 63 positions: 10% slower backward; 28×28: 7% faster).
-const implicitMinColumns = 128
+// the forward's implicit GEMM beats building columns: its last, partial
+// 48-column panel is packed and computed at a fraction of the rate.
+// implicitDxMinColumns is the same for the input gradient, whose column
+// path is cheaper (its product has the long dimension): measured on one
+// thread, 7×7 planes (63 positions) 10% slower, LeNet's 6 channels of
+// 14×14 (196) 5% slower, 28×28 (840) 7% faster.
+const (
+	implicitMinColumns   = 128
+	implicitDxMinColumns = 512
+)
 
 // planeRows returns where each row (c, i, j) of a sample's wide column
 // matrix starts in its padded planes: c·plane + i·dH·Wp + j·dW.
@@ -268,7 +274,7 @@ func conv2dBackwardFused(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 	segments := ceilDiv(g.n, per)
 	nt := min(NumThreads(), segments)
 	var dx *implicitDx
-	if gx != nil && x.dtype == Float32 && g.wide() && convImplicit && g.h*g.wp() >= implicitMinColumns {
+	if gx != nil && x.dtype == Float32 && g.wide() && convImplicit && g.h*g.wp() >= implicitDxMinColumns {
 		dx = newImplicitDx(w.v(op).f32(), g)
 	}
 	size := fusedBackwardScratch(g, per, dx)

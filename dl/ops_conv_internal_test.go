@@ -277,11 +277,11 @@ func TestConv2dFusedPath(t *testing.T) {
 		{[]int{2, 4, 9, 6}, 5, [2]int{3, 1}, Conv2dOptions{Padding: [2]int{1, 0}, Dilation: [2]int{2, 1}}, false, false}, // Wp = Wo
 		{[]int{3, 2, 6, 7}, 4, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}, true, false},
 		{[]int{70, 16, 7, 7}, 16, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false}, // segments of 33 samples
-		// Planes of 128 positions or more: the implicit GEMMs in float32.
-		{[]int{2, 4, 20, 18}, 6, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, true, false},
+		// Planes of 512 positions or more: the implicit GEMMs in float32.
+		{[]int{2, 4, 26, 24}, 6, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, true, false},
 		{[]int{2, 3, 16, 40}, 5, [2]int{3, 1}, Conv2dOptions{Padding: [2]int{1, 0}, Dilation: [2]int{2, 1}}, false, false}, // Wp = Wo
-		{[]int{3, 3, 30, 9}, 4, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}, true, false},
-		{[]int{2, 3, 20, 20}, 9, [2]int{5, 5}, Conv2dOptions{}, false, false},
+		{[]int{3, 3, 50, 9}, 4, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}, true, false},
+		{[]int{2, 3, 24, 24}, 9, [2]int{5, 5}, Conv2dOptions{}, false, false},
 		{[]int{2, 2, 18, 17}, 3, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{2, 2}, Dilation: [2]int{2, 2}}, true, true},
 		// Stride 2 (fused in float32 only): padded, 1×1 unpadded, wide rows.
 		{[]int{5, 4, 14, 14}, 8, [2]int{3, 3}, Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, false, false},
