@@ -260,10 +260,7 @@ func narrowRows[F float](dst, src []F, g *convGeom, add bool) {
 		narrowAdd(dst, src, g)
 		return
 	}
-	wp := g.wp()
-	for oy := range g.ho {
-		copy(dst[oy*g.wo:][:g.wo], src[oy*wp:][:g.wo])
-	}
+	copyRows(dst, g.wo, src, g.wp(), g.ho, g.wo, 0)
 }
 
 // conv2dBackwardFused accumulates the input gradient into gx (zeros, or
@@ -383,10 +380,7 @@ func (d *implicitDx) run(gx, gT []float32, ld int, buf []float32, g *convGeom) {
 	}
 	d.rg.Run(d.n, rows, false, out, d.n)
 	for c := range g.c {
-		dst, src := gx[c*hw:][:hw], out[c*d.n:][:d.n]
-		for y := range g.h {
-			copy(dst[y*g.w:][:g.w], src[y*wp+g.pw:][:g.w])
-		}
+		copyRows(gx[c*hw:][:hw], g.w, out[c*d.n+g.pw:], wp, g.h, g.w, 0)
 	}
 }
 

@@ -1,6 +1,9 @@
 package dl
 
-import "github.com/dlbd/dlbd/dl/internal/cancel"
+import (
+	"github.com/dlbd/dlbd/dl/internal/cancel"
+	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
+)
 
 // The wide layout of stride-1 convolutions on host devices.
 //
@@ -51,29 +54,34 @@ func padPlane[T any](dst, src []T, g *convGeom) {
 // padInterior writes src, an unpadded plane [H, W], into the interior of
 // dst [Hp, Wp], whose borders hold zeros already.
 func padInterior[T any](dst, src []T, g *convGeom) {
-	wp := g.wp()
-	for y := range g.h {
-		copy(dst[(y+g.ph)*wp+g.pw:][:g.w], src[y*g.w:][:g.w])
-	}
+	copyRows(dst[g.ph*g.wp()+g.pw:], g.wp(), src, g.w, g.h, g.w, 0)
 }
 
 // unpadPlane copies the interior of a padded plane src into dst [H, W].
 func unpadPlane[T any](dst, src []T, g *convGeom) {
-	wp := g.wp()
-	for y := range g.h {
-		copy(dst[y*g.w:][:g.w], src[(y+g.ph)*wp+g.pw:])
-	}
+	copyRows(dst, g.w, src[g.ph*g.wp()+g.pw:], g.wp(), g.h, g.w, 0)
 }
 
 // widen writes an output plane src [Ho, Wo] into dst in the wide layout
 // (Lw elements) with zeros at the junk indexes.
 func widen[T any](dst, src []T, g *convGeom) {
 	wp := g.wp()
-	for oy := range g.ho {
-		copy(dst[oy*wp:][:g.wo], src[oy*g.wo:][:g.wo])
-		if oy < g.ho-1 {
-			clear(dst[oy*wp+g.wo : (oy+1)*wp])
-		}
+	copyRows(dst, wp, src, g.wo, g.ho-1, g.wo, wp-g.wo)
+	copy(dst[(g.ho-1)*wp:][:g.wo], src[(g.ho-1)*g.wo:][:g.wo])
+}
+
+// copyRows copies rows of cols elements from src (row stride lds) into
+// dst (row stride ldd), clearing the fill elements after each in dst
+// (float32 with vector moves: the rows of small planes are short).
+func copyRows[T any](dst []T, ldd int, src []T, lds, rows, cols, fill int) {
+	if d, ok := any(dst).([]float32); ok {
+		vec.CopyRows(d, ldd, any(src).([]float32), lds, rows, cols, fill)
+		return
+	}
+	for r := range rows {
+		d := dst[r*ldd:][:cols+fill]
+		copy(d, src[r*lds:][:cols])
+		clear(d[cols:])
 	}
 }
 

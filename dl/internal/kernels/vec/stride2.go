@@ -108,3 +108,26 @@ func maxPool2RowGeneric(dst []float32, arg []int64, top, bottom []float32, base,
 		dst[i], arg[i] = best, int64(at)
 	}
 }
+
+// CopyRows copies rows of cols elements from src (row stride lds) to dst
+// (row stride ldd) and clears the fill elements after each copied row in
+// dst: the short rows that pad, unpad and re-lay the planes of a
+// convolution, copied with vector moves instead of a call per row.  It
+// panics if a row or its fill runs past dst or a row past src.
+func CopyRows(dst []float32, ldd int, src []float32, lds, rows, cols, fill int) {
+	if rows <= 0 || cols+fill <= 0 {
+		return
+	}
+	if cols < 0 || fill < 0 || len(dst) < (rows-1)*ldd+cols+fill || len(src) < (rows-1)*lds+cols {
+		panic(fmt.Sprintf("vec: CopyRows: %d rows of %d (+%d cleared) with strides %d (dst of %d) and %d (src of %d); want slices that hold them",
+			rows, cols, fill, ldd, len(dst), lds, len(src)))
+	}
+	if copyRowsVec(dst, ldd, src, lds, rows, cols, fill) {
+		return
+	}
+	for r := range rows {
+		d := dst[r*ldd:][:cols+fill]
+		copy(d, src[r*lds:][:cols])
+		clear(d[cols:])
+	}
+}

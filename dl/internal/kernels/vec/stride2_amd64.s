@@ -324,3 +324,76 @@ mptail:
 mpdone:
 	VZEROUPPER
 	RET
+
+// func copyRowsAVX512(dst *float32, ldd int, src *float32, lds int, rows, cols, fill int, ctail, ftail uint64)
+//
+//	for r := 0; r < rows; r++ {
+//		copy(dst[r*ldd:][:cols], src[r*lds:][:cols])
+//		clear(dst[r*ldd+cols:][:fill])
+//	}
+//
+// (strides in elements), 16 elements a vector and the last cols%16
+// (fill%16) with the mask ctail (ftail).
+TEXT ·copyRowsAVX512(SB), NOSPLIT, $0-72
+	MOVQ   dst+0(FP), DI
+	MOVQ   ldd+8(FP), R8
+	SHLQ   $2, R8
+	MOVQ   src+16(FP), SI
+	MOVQ   lds+24(FP), R9
+	SHLQ   $2, R9
+	MOVQ   rows+32(FP), R10
+	MOVQ   cols+40(FP), R11
+	MOVQ   fill+48(FP), BX
+	MOVQ   ctail+56(FP), AX
+	KMOVW  AX, K1
+	MOVQ   ftail+64(FP), AX
+	KMOVW  AX, K2
+	VPXORD Z1, Z1, Z1
+
+crow:
+	MOVQ DI, R12
+	MOVQ SI, R13
+	MOVQ R11, CX
+	SHRQ $4, CX
+	JZ   ctl
+
+cfull:
+	VMOVUPS (R13), Z0
+	VMOVUPS Z0, (R12)
+	ADDQ    $64, R13
+	ADDQ    $64, R12
+	DECQ    CX
+	JNZ     cfull
+
+ctl:
+	MOVQ      R11, CX
+	ANDQ      $15, CX
+	JZ        cfill
+	VMOVUPS.Z (R13), K1, Z0
+	VMOVUPS   Z0, K1, (R12)
+	LEAQ      (R12)(CX*4), R12
+
+cfill:
+	MOVQ BX, CX
+	SHRQ $4, CX
+	JZ   cftl
+
+cfz:
+	VMOVUPS Z1, (R12)
+	ADDQ    $64, R12
+	DECQ    CX
+	JNZ     cfz
+
+cftl:
+	MOVQ    BX, CX
+	ANDQ    $15, CX
+	JZ      cnext
+	VMOVUPS Z1, K2, (R12)
+
+cnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ R10
+	JNZ  crow
+	VZEROUPPER
+	RET

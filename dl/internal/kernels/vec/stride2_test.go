@@ -121,3 +121,45 @@ func TestMaxPool2Row(t *testing.T) {
 	}()
 	MaxPool2Row(make([]float32, 4), make([]int64, 4), make([]float32, 8), make([]float32, 7), 0, 8)
 }
+
+// TestCopyRows checks CopyRows against its loop for row lengths and fills
+// around the vector width, several strides (rows that touch, gaps between
+// them), with guards around dst that must not change, and the panic on a
+// short destination.
+func TestCopyRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for it := range 500 {
+		rows, cols, fill := 1+r.IntN(4), r.IntN(40), r.IntN(20)
+		if it%7 == 0 {
+			fill = 0
+		}
+		ldd, lds := cols+fill+r.IntN(3), cols+r.IntN(3)
+		need := (rows-1)*ldd + cols + fill
+		src := make([]float32, (rows-1)*lds+cols+1)
+		for i := range src {
+			src[i] = float32(i) + 0.5
+		}
+		dst := make([]float32, need+2) // dst[1 : 1+need], guards around
+		for i := range dst {
+			dst[i] = -1
+		}
+		want := append([]float32(nil), dst...)
+		for row := range rows {
+			d := want[1+row*ldd:][:cols+fill]
+			copy(d, src[row*lds:][:cols])
+			clear(d[cols:])
+		}
+		CopyRows(dst[1:1+need], ldd, src, lds, rows, cols, fill)
+		for i := range dst {
+			if dst[i] != want[i] {
+				t.Fatalf("rows=%d cols=%d fill=%d ldd=%d lds=%d: element %d = %v, want %v", rows, cols, fill, ldd, lds, i-1, dst[i], want[i])
+			}
+		}
+	}
+	defer func() {
+		if p, _ := recover().(string); !strings.Contains(p, "CopyRows: 2 rows of 4 (+1 cleared) with strides 6 (dst of 10)") {
+			t.Errorf("panic %q", p)
+		}
+	}()
+	CopyRows(make([]float32, 10), 6, make([]float32, 12), 6, 2, 4, 1)
+}

@@ -57,6 +57,12 @@ func scatterAdd2RowsAVX512(dst, src *float32, rows, cols, ld int, tlo, thi, tin 
 //go:noescape
 func maxPool2RowAVX512(dst *float32, arg *int64, top, bottom *float32, n, base, w int, tlo, thi, tout uint64)
 
+// copyRowsAVX512 is CopyRows's loop (stride2_amd64.s), given the masks
+// of the last cols%16 and fill%16 elements of a row.
+//
+//go:noescape
+func copyRowsAVX512(dst *float32, ldd int, src *float32, lds, rows, cols, fill int, ctail, ftail uint64)
+
 var haveAVX512 = cpu.X86.HasAVX512F
 
 // vectorLen returns the prefix of n the vector loops handle (0 without
@@ -101,6 +107,20 @@ func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w i
 	r := n % 16
 	lo, hi := uint64(1)<<min(2*r, 16)-1, uint64(1)<<max(2*r-16, 0)-1
 	maxPool2RowAVX512(&dst[0], &arg[0], &top[0], &bottom[0], n, base, w, lo, hi, uint64(1)<<r-1)
+	return true
+}
+
+// copyRowsVec runs copyRowsAVX512 (checked arguments); false without
+// AVX-512.
+func copyRowsVec(dst []float32, ldd int, src []float32, lds, rows, cols, fill int) bool {
+	if !haveAVX512 {
+		return false
+	}
+	var s *float32
+	if cols > 0 {
+		s = &src[0]
+	}
+	copyRowsAVX512(&dst[0], ldd, s, lds, rows, cols, fill, 1<<(cols%16)-1, 1<<(fill%16)-1)
 	return true
 }
 

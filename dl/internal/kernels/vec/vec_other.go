@@ -8,6 +8,9 @@ package vec
 func axpyVec(alpha float32, x, y []float32) int                      { return 0 }
 func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool     { return false }
 func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool { return false }
+func copyRowsVec(dst []float32, ldd int, src []float32, lds, rows, cols, fill int) bool {
+	return false
+}
 func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w int) bool {
 	return false
 }
