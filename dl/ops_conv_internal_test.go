@@ -180,22 +180,8 @@ func TestConv2dWidePaths(t *testing.T) {
 			run := func(wide bool) [][]float64 {
 				convWide = wide
 				defer func() { convWide = true }()
-				opt := Options{DType: dt, Generator: NewGenerator(9)}
-				groups := max(c.o.Groups, 1)
-				x := opt.Randn(c.x...).SetRequiresGrad(true)
-				w := opt.Randn(c.cout, c.x[1]/groups, c.k[0], c.k[1]).SetRequiresGrad(true)
-				b := opt.Randn(c.cout).SetRequiresGrad(true)
-				if ci%2 == 1 { // without a bias the products write y (beta = 0)
-					b = nil
-				}
-				y := Conv2d(x, w, b, c.o)
-				out := y.Float64s()
-				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
-				db := []float64{}
-				if b != nil {
-					db = b.Grad().Float64s()
-				}
-				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), db}
+				// Without a bias (odd cases) the products write y (beta = 0).
+				return runConv(dt, c.x, c.cout, c.k, c.o, ci%2 == 0, true)
 			}
 			compareConvRuns(t, fmt.Sprintf("%v x %v k %v %+v", dt, c.x, c.k, c.o), "wide", "row by row", run(true), run(false), dt)
 		}
@@ -227,22 +213,7 @@ func TestConv2dStride2Path(t *testing.T) {
 			run := func(fast bool) [][]float64 {
 				convStride2, convFusedOn = fast, false // the chunked path's kernels
 				defer func() { convStride2, convFusedOn = true, true }()
-				opt := Options{DType: dt, Generator: NewGenerator(9)}
-				groups := max(c.o.Groups, 1)
-				x := opt.Randn(c.x...).SetRequiresGrad(true)
-				w := opt.Randn(c.cout, c.x[1]/groups, c.k[0], c.k[1]).SetRequiresGrad(true)
-				var b *Tensor
-				if ci%2 == 0 {
-					b = opt.Randn(c.cout).SetRequiresGrad(true)
-				}
-				y := Conv2d(x, w, b, c.o)
-				out := y.Float64s()
-				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
-				db := []float64{}
-				if b != nil {
-					db = b.Grad().Float64s()
-				}
-				return [][]float64{out, x.Grad().Float64s(), w.Grad().Float64s(), db}
+				return runConv(dt, c.x, c.cout, c.k, c.o, ci%2 == 0, true)
 			}
 			got, want := run(true), run(false)
 			for i, name := range []string{"y", "dx", "dW", "db"} {
@@ -294,24 +265,7 @@ func TestConv2dFusedPath(t *testing.T) {
 				convFusedOn = fused
 				defer func() { convFusedOn = true }()
 				defer SetNumThreads(SetNumThreads(threads))
-				opt := Options{DType: dt, Generator: NewGenerator(9)}
-				x := opt.Randn(c.x...).SetRequiresGrad(!c.noDx)
-				w := opt.Randn(c.cout, c.x[1], c.k[0], c.k[1]).SetRequiresGrad(true)
-				var b *Tensor
-				if c.bias {
-					b = opt.Randn(c.cout).SetRequiresGrad(true)
-				}
-				y := Conv2d(x, w, b, c.o)
-				out := y.Float64s()
-				y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
-				dx, db := []float64{}, []float64{}
-				if !c.noDx {
-					dx = x.Grad().Float64s()
-				}
-				if b != nil {
-					db = b.Grad().Float64s()
-				}
-				return [][]float64{out, dx, w.Grad().Float64s(), db}
+				return runConv(dt, c.x, c.cout, c.k, c.o, c.bias, !c.noDx)
 			}
 			label := fmt.Sprintf("%v x %v k %v %+v bias=%v", dt, c.x, c.k, c.o, c.bias)
 			one := run(true, 1)
@@ -361,6 +315,31 @@ func TestMaxPool2x2(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runConv runs Conv2d on random inputs of shape x in dt (the same for the
+// same arguments), cout filters of size k, with a bias or none, and its
+// backward with a random output gradient; it returns y and the gradients
+// of x (empty unless dx), the weight and the bias (empty without one).
+func runConv(dt DType, x []int, cout int, k [2]int, o Conv2dOptions, bias, dx bool) [][]float64 {
+	opt := Options{DType: dt, Generator: NewGenerator(9)}
+	xt := opt.Randn(x...).SetRequiresGrad(dx)
+	w := opt.Randn(cout, x[1]/max(o.Groups, 1), k[0], k[1]).SetRequiresGrad(true)
+	var b *Tensor
+	if bias {
+		b = opt.Randn(cout).SetRequiresGrad(true)
+	}
+	y := Conv2d(xt, w, b, o)
+	out := y.Float64s()
+	y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
+	gx, gb := []float64{}, []float64{}
+	if dx {
+		gx = xt.Grad().Float64s()
+	}
+	if b != nil {
+		gb = b.Grad().Float64s()
+	}
+	return [][]float64{out, gx, w.Grad().Float64s(), gb}
 }
 
 // compareConvRuns compares two paths' results y, dx, dW, db of one

@@ -90,6 +90,31 @@
 	VPXORD r1, r1, r1; \
 	VPXORD r2, r2, r2
 
+// EPILOGUE48: acc *= alpha; then by beta c = acc (beta == 0: c is not
+// read), c += acc (beta == 1) or c = acc + beta*c; and return.  cArg,
+// alphaArg and betaArg name the kernel's arguments (name+offset).
+#define EPILOGUE48(cArg, alphaArg, betaArg) \
+	VBROADCASTSS alphaArg(FP), Z30; \
+	ROWS48(SCALE48); \
+	MOVQ         cArg(FP), DX; \
+	MOVL         betaArg(FP), AX; \
+	TESTL        $0x7fffffff, AX; /* +0 or -0 */ \
+	JZ           overwrite; \
+	CMPL         AX, $0x3f800000; /* 1.0 */ \
+	JEQ          accumulate; \
+	VBROADCASTSS betaArg(FP), Z31; \
+	ROWS48(FMAROW48); \
+	VZEROUPPER; \
+	RET; \
+accumulate:; \
+	ROWS48(ADDROW48); \
+	VZEROUPPER; \
+	RET; \
+overwrite:; \
+	ROWS48(STROW48); \
+	VZEROUPPER; \
+	RET
+
 TEXT ·sgemm8x48AVX512(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -129,29 +154,7 @@ loop1:
 	JNZ  loop1
 
 done:
-	/* acc *= alpha */
-	VBROADCASTSS alpha+40(FP), Z30
-	ROWS48(SCALE48)
-	MOVQ c+24(FP), DX
-	MOVL beta+44(FP), AX
-	TESTL $0x7fffffff, AX // +0 or -0
-	JZ    overwrite
-	CMPL  AX, $0x3f800000 // 1.0
-	JEQ   accumulate
-	VBROADCASTSS beta+44(FP), Z31
-	ROWS48(FMAROW48)
-	VZEROUPPER
-	RET
-
-accumulate:
-	ROWS48(ADDROW48)
-	VZEROUPPER
-	RET
-
-overwrite:
-	ROWS48(STROW48)
-	VZEROUPPER
-	RET
+	EPILOGUE48(c+24, alpha+40, beta+44)
 
 // func sgemm8x48RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
 //
@@ -217,25 +220,4 @@ rloop1:
 	JNZ  rloop1
 
 rdone:
-	VBROADCASTSS alpha+48(FP), Z30
-	ROWS48(SCALE48)
-	MOVQ c+32(FP), DX
-	MOVL beta+52(FP), AX
-	TESTL $0x7fffffff, AX // +0 or -0
-	JZ    roverwrite
-	CMPL  AX, $0x3f800000 // 1.0
-	JEQ   raccumulate
-	VBROADCASTSS beta+52(FP), Z31
-	ROWS48(FMAROW48)
-	VZEROUPPER
-	RET
-
-raccumulate:
-	ROWS48(ADDROW48)
-	VZEROUPPER
-	RET
-
-roverwrite:
-	ROWS48(STROW48)
-	VZEROUPPER
-	RET
+	EPILOGUE48(c+32, alpha+48, beta+52)
