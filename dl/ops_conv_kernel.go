@@ -20,7 +20,11 @@ import (
 // block, written straight into the output, which is [N, Cout, Ho·Wo].
 //
 // Stride-1 convolutions use the wide layout of ops_conv_wide.go: the same
-// products on columns built with one copy per row.
+// products on columns built with one copy per row.  Convolutions of one
+// group in float32 or float64 (stride 1, or 2 in float32) take the
+// sample-by-sample path of ops_conv_fused.go instead, with implicit GEMMs
+// on large float32 planes; this chunked path serves the others (groups,
+// 16-bit inputs, other strides).
 //
 // Forward builds the columns of a chunk of samples ([m, C·kH·kW, Ho·Wo],
 // sample-major) and runs one batched product per group (over the m
