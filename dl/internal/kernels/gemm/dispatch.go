@@ -54,10 +54,14 @@ func (ks *Kernels[T]) SetThreads(n int) int { return int(ks.nt.Swap(int32(max(n,
 
 // Threads returns the goroutines a call uses.
 func (ks *Kernels[T]) Threads() int {
-	if n := int(ks.nt.Load()); n > 0 {
-		return n
+	n := int(ks.nt.Load())
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	if dynamicThreads && n > 1 {
+		return min(n, freeCores(runtime.NumCPU()))
+	}
+	return n
 }
 
 // Available reports whether kernel number k runs here.
