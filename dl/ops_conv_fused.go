@@ -3,7 +3,6 @@ package dl
 import (
 	"github.com/dlbd/dlbd/dl/internal/cancel"
 	"github.com/dlbd/dlbd/dl/internal/kernels/f32"
-	"github.com/dlbd/dlbd/dl/internal/kernels/vec"
 )
 
 // Stride-1 convolutions (and stride-2 ones in float32) of one group in
@@ -63,11 +62,7 @@ func fusedColumns[F float](col, plane []F, g *convGeom, c, rStride int) {
 		wideColumns(col, plane, g, c, rStride)
 		return
 	}
-	col32, plane32 := any(col).([]float32), any(plane).([]float32)
-	kk, L, ld := g.kk(), g.l(), 2*g.wp()
-	for r := range kk {
-		vec.Gather2Rows(col32[(c*kk+r)*rStride:][:L], plane32[g.tapOff(r):], g.ho, g.wo, ld)
-	}
+	stride2Columns(any(col).([]float32), any(plane).([]float32), g, c, rStride)
 }
 
 // fusedAddColumns adds the kH·kW rows of channel c of dcol (laid out as
@@ -77,11 +72,7 @@ func fusedAddColumns[F float](acc, dcol []F, g *convGeom, c, rStride int) {
 		addWideColumns(acc, dcol, g, c, rStride)
 		return
 	}
-	acc32, dcol32 := any(acc).([]float32), any(dcol).([]float32)
-	kk, L, ld := g.kk(), g.l(), 2*g.wp()
-	for r := range kk {
-		vec.ScatterAdd2Rows(acc32[g.tapOff(r):], dcol32[(c*kk+r)*rStride:][:L], g.ho, g.wo, ld)
-	}
+	addStride2Columns(any(acc).([]float32), any(dcol).([]float32), g, c, rStride)
 }
 
 // fusedGradRow writes an output gradient plane src [Ho, Wo] into dst in
@@ -108,11 +99,7 @@ const convFusedColumns = 1 << 18
 // partial gradients stay within a quarter of the column budget.
 func fusedSegment(g *convGeom) int {
 	lw := g.fusedCols()
-	per := max(1, min(weightGradSegment/lw, convFusedColumns/(g.ck()*lw)))
-	for ceilDiv(g.n, per)*g.cout*g.ck() > convColumnBudget/4 && per < g.n {
-		per *= 2
-	}
-	return per
+	return fitPartials(max(1, min(weightGradSegment/lw, convFusedColumns/(g.ck()*lw))), g.n, g.cout*g.ck())
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -208,7 +195,7 @@ func fusedForwardScratch(g *convGeom, colN int) int {
 // the implicit GEMM on the padded planes, when set (float32), else on
 // columns built in the first colN elements of the goroutine's scratch.
 func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, size, colN int, rg *f32.RowsGemm) error {
-	ck, lw, L, hw, ps := g.ck(), g.fusedCols(), g.l(), g.hw(), g.plane()
+	ck, lw, L, ps := g.ck(), g.fusedCols(), g.l(), g.plane()
 	direct := g.fusedDirect()
 	slots := newScratchSlots(nt)
 	return forEachThread(g.n, func(s int) error {
@@ -219,15 +206,11 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 		defer func() { slots <- slot }()
 		buf := scratch[slot*size:][:size]
 		col, rest := buf[:colN], buf[colN:]
-		planes := x[s*g.c*hw:][:g.c*hw]
+		var xp []F
 		if g.padded() {
-			xp := rest[:g.c*ps]
-			rest = rest[g.c*ps:]
-			for c := range g.c {
-				padInterior(xp[c*ps:][:ps], planes[c*hw:][:hw], g)
-			}
-			planes = xp
+			xp, rest = rest[:g.c*ps], rest[g.c*ps:]
 		}
+		planes := samplePlanes(x, s, xp, g)
 		product := func(out []F, add bool) error { // out (+)= W · columns
 			if rg != nil {
 				rg.Run(lw, any(planes).([]float32), add, any(out).([]float32), lw)
@@ -251,6 +234,21 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 		}
 		return nil
 	})
+}
+
+// samplePlanes returns the planes of sample s of x as the columns read
+// them: x's own without padding, else written into the interiors of xp,
+// whose borders hold zeros.
+func samplePlanes[F float](x []F, s int, xp []F, g *convGeom) []F {
+	hw, ps := g.hw(), g.plane()
+	planes := x[s*g.c*hw:][:g.c*hw]
+	if xp == nil {
+		return planes
+	}
+	for c := range g.c {
+		padInterior(xp[c*ps:][:ps], planes[c*hw:][:hw], g)
+	}
+	return xp
 }
 
 // narrowRows copies (add: adds) a wide output plane src into dst
@@ -412,14 +410,11 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 		}
 		if gw != nil {
 			for s := range m {
-				planes := x[(s0+s)*g.c*hw:][:g.c*hw]
+				var xp []F
 				if pad != nil {
-					xp := pad[s*g.c*ps:][:g.c*ps]
-					for c := range g.c {
-						padInterior(xp[c*ps:][:ps], planes[c*hw:][:hw], g)
-					}
-					planes = xp
+					xp = pad[s*g.c*ps:][:g.c*ps]
 				}
+				planes := samplePlanes(x, s0+s, xp, g)
 				for c := range g.c {
 					fusedColumns(col[s*lw:], planes[c*ps:][:ps], g, c, mL)
 				}

@@ -35,16 +35,13 @@ func im2colStride2(op string, col, x *Tensor, g *convGeom, n0, m, sStride, rStri
 		defer xp.Release()
 	}
 	src, dst := padSamples(op, xp, x, g, n0, m).f32(), col.v(op).f32()
-	kk, ps, L, ld := g.kk(), g.plane(), g.l(), 2*g.wp()
+	ps := g.plane()
 	err := forEachThread(m*g.c, func(it int) error {
 		if err := cancel.Err(); err != nil {
 			return err
 		}
 		s, c := it/g.c, it%g.c
-		plane := src[it*ps:][:ps]
-		for r := range kk {
-			vec.Gather2Rows(dst[s*sStride+(c*kk+r)*rStride:][:L], plane[g.tapOff(r):], g.ho, g.wo, ld)
-		}
+		stride2Columns(dst[s*sStride:], src[it*ps:][:ps], g, c, rStride)
 		return nil
 	})
 	if err != nil {
@@ -62,7 +59,7 @@ func col2imStride2(op string, gx, dcol *Tensor, g *convGeom, n0, m, sStride, rSt
 		padded = dxp.v(op).f32()
 	}
 	dst, src := gx.v(op).f32(), dcol.v(op).f32()
-	kk, hw, ps, L, ld := g.kk(), g.hw(), g.plane(), g.l(), 2*g.wp()
+	hw, ps := g.hw(), g.plane()
 	err := forEachThread(m*g.c, func(it int) error { // one plane: no two goroutines write the same element
 		if err := cancel.Err(); err != nil {
 			return err
@@ -74,9 +71,7 @@ func col2imStride2(op string, gx, dcol *Tensor, g *convGeom, n0, m, sStride, rSt
 			acc = padded[it*ps:][:ps]
 			clear(acc)
 		}
-		for r := range kk {
-			vec.ScatterAdd2Rows(acc[g.tapOff(r):], src[s*sStride+(c*kk+r)*rStride:][:L], g.ho, g.wo, ld)
-		}
+		addStride2Columns(acc, src[s*sStride:], g, c, rStride)
 		if padded != nil {
 			unpadPlane(plane, acc, g)
 		}
@@ -84,5 +79,24 @@ func col2imStride2(op string, gx, dcol *Tensor, g *convGeom, n0, m, sStride, rSt
 	})
 	if err != nil {
 		panic(&CanceledError{Op: op, Cause: err})
+	}
+}
+
+// stride2Columns writes the kH·kW rows of channel c, whose padded plane is
+// plane, into col (row (c, r) at (c·kH·kW + r)·rStride, Ho·Wo elements):
+// one vec.Gather2Rows per tap.
+func stride2Columns(col, plane []float32, g *convGeom, c, rStride int) {
+	kk, L, ld := g.kk(), g.l(), 2*g.wp()
+	for r := range kk {
+		vec.Gather2Rows(col[(c*kk+r)*rStride:][:L], plane[g.tapOff(r):], g.ho, g.wo, ld)
+	}
+}
+
+// addStride2Columns adds the kH·kW rows of channel c of dcol (laid out as
+// stride2Columns writes them) into acc, the channel's padded plane.
+func addStride2Columns(acc, dcol []float32, g *convGeom, c, rStride int) {
+	kk, L, ld := g.kk(), g.l(), 2*g.wp()
+	for r := range kk {
+		vec.ScatterAdd2Rows(acc[g.tapOff(r):], dcol[(c*kk+r)*rStride:][:L], g.ho, g.wo, ld)
 	}
 }

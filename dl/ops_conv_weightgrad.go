@@ -23,11 +23,18 @@ const weightGradSegment = 2048
 // is as good), keeping the partial gradients (segments x outputs elements)
 // within a quarter of the column budget.
 func weightGradSegments(m, L, outputs int) (per, segments int) {
-	per = max(1, weightGradSegment/max(L, 1))
-	for (m+per-1)/per*outputs > convColumnBudget/4 && per < m {
+	per = fitPartials(max(1, weightGradSegment/max(L, 1)), m, outputs)
+	return per, ceilDiv(m, per)
+}
+
+// fitPartials doubles per, the samples of a segment, until the partial
+// gradients of m samples' segments (outputs elements each) fit a quarter
+// of the column budget, or one segment holds them all.
+func fitPartials(per, m, outputs int) int {
+	for ceilDiv(m, per)*outputs > convColumnBudget/4 && per < m {
 		per *= 2
 	}
-	return per, (m + per - 1) / per
+	return per
 }
 
 // weightGrad adds the weight gradient of a chunk of m samples into gw:
@@ -63,7 +70,7 @@ func weightGrad(op string, gT, col, gw *Tensor, g *convGeom, m, L int) {
 // into gw in order (goroutines over rows of gw).
 func weightGradHost[F float](gT, col, part, gw []F, cout, ck, mL, seg int) error {
 	n := cout * ck
-	segments := (mL + seg - 1) / seg
+	segments := ceilDiv(mL, seg)
 	err := forEachThread(segments, func(s int) error {
 		k0 := s * seg
 		k := min(seg, mL-k0)
