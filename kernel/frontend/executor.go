@@ -235,10 +235,13 @@ func (e *execute) forward(j *job) {
 }
 
 // forwardedDone is called for GoNB's execute_reply to request id, whose
-// content is reply: a cell that ran keeps its declarations in GoNB. What
-// its run makes is remembered for the hint of compileError, whether it ran
-// to its end or not: either way, no later cell has it.
-func (e *execute) forwardedDone(id string, reply []byte) {
+// content is reply, before the reply goes on to Jupyter: a cell that ran
+// keeps its declarations in GoNB, and a complete_request sent as soon as
+// the reply arrives must see them. What its run makes is remembered for
+// the hint of compileError, whether it ran to its end or not: either way,
+// no later cell has it.  It returns the function that lets the executor
+// go on, to call once the reply is on its way.
+func (e *execute) forwardedDone(id string, reply []byte) (release func()) {
 	var r protocol.ExecuteReply
 	ok := json.Unmarshal(reply, &r) == nil && r.Status == "ok"
 	e.mu.Lock()
@@ -253,8 +256,10 @@ func (e *execute) forwardedDone(id string, reply []byte) {
 		}
 	}
 	e.mu.Unlock()
-	if f != nil {
-		close(f.done)
+	return func() {
+		if f != nil {
+			close(f.done)
+		}
 	}
 }
 

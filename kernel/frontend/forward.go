@@ -181,7 +181,9 @@ func (s *server) fromKernel(ch protocol.Channel, frames [][]byte) {
 				if !bytes.Equal(content, p.Content) {
 					frames = s.resign(p, content)
 				}
-				defer s.exec.forwardedDone(parent, content)
+				// The declarations are recorded before Jupyter gets the
+				// reply; the executor goes on after.
+				defer s.exec.forwardedDone(parent, content)()
 			}
 		}
 	}
