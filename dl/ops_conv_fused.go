@@ -121,12 +121,19 @@ func newScratchSlots(n int) scratchSlots {
 func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 	nt := min(NumThreads(), g.n)
 	var rg *f32.RowsGemm
-	if x.dtype == Float32 && g.wide() && convImplicit && g.lw() >= implicitMinColumns {
-		rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), g.planeRows())
-	}
 	colN := g.ck() * g.fusedCols() // the columns, unless the implicit GEMM reads the planes
-	if rg != nil {
-		colN = 0
+	switch {
+	case x.dtype != Float32 || !convImplicit:
+	case g.wide() && g.lw() >= implicitMinColumns:
+		if rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), g.planeRows()); rg != nil {
+			colN = 0
+		}
+	case !g.wide(): // stride 2: W packed once, the gathered columns read in place
+		rows := make([]int, g.ck())
+		for i := range rows {
+			rows[i] = i * g.fusedCols()
+		}
+		rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), rows)
 	}
 	size := fusedForwardScratch(g, colN)
 	scratch := newTensor(op, x.dev, x.dtype, []int{nt, size})
@@ -152,16 +159,22 @@ func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 var convImplicit = true
 
 // implicitMinColumns is the fewest columns (positions a sample) for which
-// the forward's implicit GEMM beats building columns: its last, partial
-// 48-column panel is packed and computed at a fraction of the rate.
-// implicitDxMinColumns is the same for the input gradient, whose column
-// path is cheaper (its product has the long dimension): measured on one
-// thread, 7×7 planes (63 positions) 10% slower, LeNet's 6 channels of
-// 14×14 (196) 5% slower, 28×28 (840) 7% faster.
-const (
-	implicitMinColumns   = 128
-	implicitDxMinColumns = 512
-)
+// the forward's implicit GEMM beats building columns.  Its last columns
+// are computed in place 16 at a time (or packed, past 32): on 7×7 planes
+// (61 wide positions, 64→64 channels, batch 128, one thread) it took 3.7
+// ms against 5.9 with columns.
+const implicitMinColumns = 32
+
+// implicitDxPays reports whether the input gradient's implicit GEMM beats
+// the column gradient and its col2im for g: on one thread, with C a
+// multiple of its 8-row tiles, 7×7 and 14×14 planes of 32 and 64 channels
+// took 10% less time (12.6 → 11.2 ms, 11.0 → 9.6 ms); with LeNet's 6
+// channels of 14×14 (196 positions) 5% more, so fewer channels need
+// planes of 512 positions (28×28: 7% less).
+func implicitDxPays(g *convGeom) bool {
+	n := g.h * g.wp()
+	return n >= 512 || (n >= implicitMinColumns && g.c%8 == 0)
+}
 
 // planeRows returns where each row (c, i, j) of a sample's wide column
 // matrix starts in its padded planes: c·plane + i·dH·Wp + j·dW.
@@ -212,12 +225,16 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 		}
 		planes := samplePlanes(x, s, xp, g)
 		product := func(out []F, add bool) error { // out (+)= W · columns
-			if rg != nil {
+			if rg != nil && colN == 0 {
 				rg.Run(lw, any(planes).([]float32), add, any(out).([]float32), lw)
 				return nil
 			}
 			for c := range g.c {
 				fusedColumns(col, planes[c*ps:][:ps], g, c, lw)
+			}
+			if rg != nil {
+				rg.Run(lw, any(col).([]float32), add, any(out).([]float32), lw)
+				return nil
 			}
 			return gemmSerial(false, false, g.cout, lw, ck, 1, w, ck, col, lw, b2f[F](add), out, lw)
 		}
@@ -269,7 +286,7 @@ func conv2dBackwardFused(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 	segments := ceilDiv(g.n, per)
 	nt := min(NumThreads(), segments)
 	var dx *implicitDx
-	if gx != nil && x.dtype == Float32 && g.wide() && convImplicit && g.h*g.wp() >= implicitDxMinColumns {
+	if gx != nil && x.dtype == Float32 && g.wide() && convImplicit && implicitDxPays(g) {
 		dx = newImplicitDx(w.v(op).f32(), g)
 	}
 	size := fusedBackwardScratch(g, per, dx)
@@ -284,17 +301,21 @@ func conv2dBackwardFused(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 		}
 	}
 	var part *Tensor
+	var wr *weightRows
 	if gw != nil {
 		part = newTensor(op, x.dev, x.dtype, []int{segments, g.cout * g.ck()})
 		defer part.Release()
+		if x.dtype == Float32 && convWeightRows {
+			wr = newWeightRows(g, per)
+		}
 	}
 	var err error
 	if x.dtype == Float64 {
 		err = backwardFusedHost(x.v(op).f64(), w.v(op).f64(), gy.v(op).f64(), optF64(op, gx), optF64(op, gw), optF64(op, part),
-			scratch.v(op).f64(), g, per, nt, size, nil)
+			scratch.v(op).f64(), g, per, nt, size, nil, nil)
 	} else {
 		err = backwardFusedHost(x.v(op).f32(), w.v(op).f32(), gy.v(op).f32(), optF32(op, gx), optF32(op, gw), optF32(op, part),
-			scratch.v(op).f32(), g, per, nt, size, dx)
+			scratch.v(op).f32(), g, per, nt, size, dx, wr)
 	}
 	if err != nil {
 		panic(&CanceledError{Op: op, Cause: err})
@@ -382,7 +403,10 @@ func (d *implicitDx) run(gx, gT []float32, ld int, buf []float32, g *convGeom) {
 	}
 }
 
-func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom, per, nt, size int, dx *implicitDx) error {
+// backwardFusedHost runs the backward pass segment by segment; the weight
+// gradient's products go through wr when set (float32: part then holds
+// transposed partials), else through Gemm.
+func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom, per, nt, size int, dx *implicitDx, wr *weightRows) error {
 	ck, lw, L, hw, ps := g.ck(), g.fusedCols(), g.l(), g.hw(), g.plane()
 	slots := newScratchSlots(nt)
 	segments := ceilDiv(g.n, per)
@@ -409,19 +433,33 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 			}
 		}
 		if gw != nil {
+			n := g.cout * ck
+			pt := part[sg*n:][:n]
 			for s := range m {
 				var xp []F
 				if pad != nil {
 					xp = pad[s*g.c*ps:][:g.c*ps]
 				}
 				planes := samplePlanes(x, s0+s, xp, g)
+				if wr != nil && wr.planes != nil { // dWᵀ += this sample's planes' runs · its gTᵀ
+					wr.planes.Run(lw, any(planes).([]float32), any(gT[s*lw:]).([]float32), mL, s > 0, any(pt).([]float32), g.cout)
+					continue
+				}
 				for c := range g.c {
 					fusedColumns(col[s*lw:], planes[c*ps:][:ps], g, c, mL)
 				}
 			}
-			n := g.cout * ck
-			if err := gemmSerial(false, true, g.cout, ck, mL, 1, gT, mL, col, mL, 0, part[sg*n:][:n], ck); err != nil {
-				return err
+			switch {
+			case wr == nil:
+				if err := gemmSerial(false, true, g.cout, ck, mL, 1, gT, mL, col, mL, 0, pt, ck); err != nil {
+					return err
+				}
+			case wr.planes == nil: // dWᵀ = col·gTᵀ; the rows past col's (a last group's) lie in buf
+				p := wr.full
+				if m < per {
+					p = wr.rem
+				}
+				p.Run(mL, any(buf).([]float32), any(gT).([]float32), mL, false, any(pt).([]float32), g.cout)
 			}
 		}
 		if gx == nil {
@@ -456,6 +494,9 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 	})
 	if err != nil || gw == nil {
 		return err
+	}
+	if wr != nil {
+		return addPartialsT(any(gw).([]float32), any(part).([]float32), segments, g.cout, ck)
 	}
 	return addPartials(gw, part, segments, g.cout, ck)
 }

@@ -258,6 +258,11 @@ func TestConv2dFusedPath(t *testing.T) {
 		{[]int{5, 4, 14, 14}, 8, [2]int{3, 3}, Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, false, false},
 		{[]int{3, 6, 14, 13}, 8, [2]int{1, 1}, Conv2dOptions{Stride: [2]int{2, 2}}, false, false},
 		{[]int{2, 3, 9, 70}, 5, [2]int{3, 3}, Conv2dOptions{Stride: [2]int{2, 2}, Padding: [2]int{1, 1}}, true, true},
+		// Channels that are not a multiple of 3: the weight gradient's last
+		// group of rows is partial (columns), 1×1 with stride 1 and 2.
+		{[]int{3, 5, 14, 13}, 8, [2]int{1, 1}, Conv2dOptions{Stride: [2]int{2, 2}}, false, false},
+		{[]int{3, 7, 9, 9}, 20, [2]int{1, 1}, Conv2dOptions{}, true, false},
+		{[]int{9, 16, 12, 12}, 33, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false},
 	}
 	for _, dt := range []DType{Float64, Float32} {
 		for _, c := range cases {

@@ -14,6 +14,17 @@ import (
 //go:noescape
 func sgemm8x48RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
 
+// sgemm8x16RowsAVX512 is the 8x16 tile of the same product on the lanes
+// of mask only (the last columns): B's rows read, C written or added to
+// (add) on those lanes (sgemm8x48_avx512_amd64.s).
+//
+//go:noescape
+func sgemm8x16RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, mask int, add bool)
+
+// rowsMaskedTail is the most last columns computed in place by
+// sgemm8x16RowsAVX512 (two tiles); more are packed into a 48-column panel.
+const rowsMaskedTail = 32
+
 // RowsGemm is a product C = A·B (+ C) whose B is given by the starts of
 // its rows in a slice instead of a matrix: an implicit GEMM, as a
 // stride-1 convolution's columns are shifted runs of its padded input
@@ -106,7 +117,19 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 			g.store(c, ldc, s.tile, i0, j0, 48, add)
 		}
 	}
-	if r := n - full; r > 0 { // the last columns, packed as a panel
+	if r := n - full; r > 0 && r <= rowsMaskedTail { // the last columns, in place, 16 at a time
+		for j0 := full; j0 < n; j0 += 16 {
+			mask := 1<<min(16, n-j0) - 1
+			for i0 := 0; i0 < g.m; i0 += 8 {
+				if i0+8 <= g.m {
+					sgemm8x16RowsAVX512(g.k, g.panel(i0), offs, &b[j0], &c[i0*ldc+j0], ldc, mask, add)
+					continue
+				}
+				sgemm8x16RowsAVX512(g.k, g.panel(i0), offs, &b[j0], &s.tile[0], 48, mask, false)
+				g.store(c, ldc, s.tile, i0, j0, min(16, n-j0), add)
+			}
+		}
+	} else if r > 0 { // the last columns, packed as a panel
 		for p, row := range g.rows {
 			d := s.tail[p*48:][:48]
 			copy(d, b[row+full:][:r])

@@ -221,3 +221,93 @@ rloop1:
 
 rdone:
 	EPILOGUE48(c+32, alpha+48, beta+52)
+
+// func sgemm8x16RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, mask int, add bool)
+//
+// The last columns of sgemm8x48RowsAVX512's products: an 8x16 tile whose
+// B rows (at b + offs[p] bytes) are read with mask's lanes only (the
+// columns that exist, so nothing past them is read), and C written (or
+// added to, add) on those lanes only.  A is the same packed 8-row panel.
+// Z0..Z7 accumulators (row i in Zi), Z16..Z19 B rows, K1 the mask; the A
+// values are broadcast by the FMAs.
+
+#define KSTEP16ROWS(s, zb) \
+	MOVQ      ((s)*8)(R9), R10; \
+	VMOVUPS.Z (DI)(R10*1), K1, zb; \
+	VFMADD231PS.BCST ((s)*32+0)(SI), zb, Z0; \
+	VFMADD231PS.BCST ((s)*32+4)(SI), zb, Z1; \
+	VFMADD231PS.BCST ((s)*32+8)(SI), zb, Z2; \
+	VFMADD231PS.BCST ((s)*32+12)(SI), zb, Z3; \
+	VFMADD231PS.BCST ((s)*32+16)(SI), zb, Z4; \
+	VFMADD231PS.BCST ((s)*32+20)(SI), zb, Z5; \
+	VFMADD231PS.BCST ((s)*32+24)(SI), zb, Z6; \
+	VFMADD231PS.BCST ((s)*32+28)(SI), zb, Z7
+
+#define STMASK16(r) \
+	VMOVUPS r, K1, (DX); \
+	ADDQ    BX, DX
+
+#define ADDMASK16(r) \
+	VMOVUPS.Z (DX), K1, Z20; \
+	VADDPS    Z20, r, r; \
+	STMASK16(r)
+
+#define ROWS8(M) \
+	M(Z0); M(Z1); M(Z2); M(Z3); M(Z4); M(Z5); M(Z6); M(Z7)
+
+TEXT ·sgemm8x16RowsAVX512(SB), NOSPLIT, $0-57
+	MOVQ  k+0(FP), CX
+	MOVQ  a+8(FP), SI
+	MOVQ  offs+16(FP), R9
+	MOVQ  b+24(FP), DI
+	MOVQ  mask+48(FP), AX
+	KMOVW AX, K1
+
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+
+	SUBQ $4, CX
+	JL   mtail
+
+mloop4:
+	KSTEP16ROWS(0, Z16)
+	KSTEP16ROWS(1, Z17)
+	KSTEP16ROWS(2, Z18)
+	KSTEP16ROWS(3, Z19)
+	ADDQ $(4*32), SI
+	ADDQ $(4*8), R9
+	SUBQ $4, CX
+	JGE  mloop4
+
+mtail:
+	ADDQ $4, CX
+	JZ   mdone
+
+mloop1:
+	KSTEP16ROWS(0, Z16)
+	ADDQ $32, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  mloop1
+
+mdone:
+	MOVQ    c+32(FP), DX
+	MOVQ    ldc+40(FP), BX
+	SHLQ    $2, BX
+	MOVBLZX add+56(FP), AX
+	TESTL   AX, AX
+	JNZ     madd
+	ROWS8(STMASK16)
+	VZEROUPPER
+	RET
+
+madd:
+	ROWS8(ADDMASK16)
+	VZEROUPPER
+	RET
