@@ -39,14 +39,19 @@ type RowsGemmNT struct {
 	mr, nr  int   // the tile
 	perTile int   // groups a tile: mr/3
 	maxRow  int   // the furthest start read, padding rows included
-	scratch sync.Pool
 }
 
 // rowsNTDepth is the depth of a block of B packed at once: 256 steps of
 // 32 floats fill 32 KiB, within L1, while the tiles of A stream past.
 const rowsNTDepth = 256
 
+// rowsNTScratch is a goroutine's buffers in Run: a block of B packed
+// and a tile of C, for either tile shape (12x32 or 18x16).
 type rowsNTScratch struct{ panel, tile []float32 }
+
+var rowsNTScratchPool = sync.Pool{New: func() any {
+	return &rowsNTScratch{panel: make([]float32, 32*rowsNTDepth), tile: make([]float32, 12*32)}
+}}
 
 // NewRowsGemmNT returns the product of an m x k A whose row i starts at
 // rows[i] and an n x k B, or nil when this machine has no kernel for it
@@ -98,9 +103,6 @@ func NewRowsGemmNT(m, n int, rows []int) *RowsGemmNT {
 			p.maxRow = max(p.maxRow, rows[3*g]+2*step)
 		}
 	}
-	p.scratch.New = func() any {
-		return &rowsNTScratch{panel: make([]float32, p.nr*rowsNTDepth), tile: make([]float32, p.mr*p.nr)}
-	}
 	return p
 }
 
@@ -123,8 +125,8 @@ func (p *RowsGemmNT) Run(k int, a, b []float32, ldb int, add bool, c []float32, 
 		}
 		return
 	}
-	s := p.scratch.Get().(*rowsNTScratch)
-	defer p.scratch.Put(s)
+	s := rowsNTScratchPool.Get().(*rowsNTScratch)
+	defer rowsNTScratchPool.Put(s)
 	for k0 := 0; k0 < k; k0 += rowsNTDepth {
 		kc := min(rowsNTDepth, k-k0)
 		acc := add || k0 > 0

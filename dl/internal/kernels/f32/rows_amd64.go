@@ -36,15 +36,18 @@ const rowsMaskedTail = 32
 // the sum over p of A[i][p]·B[p][j] in order of p, as the blocked
 // kernels sum a product whose depth fits one K block.
 type RowsGemm struct {
-	m, k    int
-	a       []float32 // ⌈m/8⌉ panels of k x 8
-	offs    []int     // byte offsets of B's rows
-	rows    []int
-	maxRow  int
-	scratch sync.Pool // *rowsScratch
+	m, k   int
+	a      []float32 // ⌈m/8⌉ panels of k x 8
+	offs   []int     // byte offsets of B's rows
+	rows   []int
+	maxRow int
 }
 
+// rowsScratch is a goroutine's buffers in Run: the packed last columns
+// (grown to 48·k) and a tile of C.
 type rowsScratch struct{ tail, tile []float32 }
+
+var rowsScratchPool = sync.Pool{New: func() any { return &rowsScratch{tile: make([]float32, 8*48)} }}
 
 // NewRowsGemm returns the product with A (m x k, row stride lda) and B's
 // rows starting at rows[p] (p < k), or nil when this machine has no
@@ -59,12 +62,15 @@ func NewRowsGemm(m, k int, a []float32, lda int, rows []int) *RowsGemm {
 			m, k, lda, len(a), len(rows)))
 	}
 	g := &RowsGemm{m: m, k: k, a: make([]float32, ceilDiv(m, 8)*8*k), offs: make([]int, k), rows: rows[:k]}
-	for t := 0; t*8 < m && k > 0; t++ {
-		panel := g.a[t*8*k:][:8*k]
-		for i := range min(8, m-t*8) {
+	for t := 0; t*8 < m && k > 0; t++ { // 16x16 transposes, then the last k%16 steps
+		panel, rows := g.a[t*8*k:][:8*k], min(8, m-t*8)
+		if blocks := k / 16; blocks > 0 {
+			transposePanelAVX512(&panel[0], 4*8, &a[t*8*lda], 4*lda, rows, 8, blocks)
+		}
+		for i := range rows {
 			row := a[(t*8+i)*lda:][:k]
-			for p, v := range row {
-				panel[p*8+i] = v
+			for p := k / 16 * 16; p < k; p++ {
+				panel[p*8+i] = row[p]
 			}
 		}
 	}
@@ -75,7 +81,6 @@ func NewRowsGemm(m, k int, a []float32, lda int, rows []int) *RowsGemm {
 		g.offs[p] = 4 * r
 		g.maxRow = max(g.maxRow, r)
 	}
-	g.scratch.New = func() any { return &rowsScratch{tail: make([]float32, 48*k), tile: make([]float32, 8*48)} }
 	return g
 }
 
@@ -102,8 +107,8 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 	if add {
 		beta = 1
 	}
-	s := g.scratch.Get().(*rowsScratch)
-	defer g.scratch.Put(s)
+	s := rowsScratchPool.Get().(*rowsScratch)
+	defer rowsScratchPool.Put(s)
 	offs := &g.offs[0]
 	full := n / 48 * 48
 	for j0 := 0; j0 < full; j0 += 48 {
@@ -130,6 +135,9 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 			}
 		}
 	} else if r > 0 { // the last columns, packed as a panel
+		if len(s.tail) < 48*g.k {
+			s.tail = make([]float32, 48*g.k)
+		}
 		for p, row := range g.rows {
 			d := s.tail[p*48:][:48]
 			copy(d, b[row+full:][:r])
