@@ -278,9 +278,9 @@ func narrowRows[F float](dst, src []F, g *convGeom, add bool) {
 	copyRows(dst, g.wo, src, g.wp(), g.ho, g.wo, 0)
 }
 
-// conv2dBackwardFused accumulates the input gradient into gx (zeros, or
-// unwritten with padding: every element is written) and the weight
-// gradient into gw (zeros); either may be nil.
+// conv2dBackwardFused writes the input gradient into gx (every element:
+// its planes need no zeros first) and accumulates the weight gradient
+// into gw (zeros); either may be nil.
 func conv2dBackwardFused(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 	per := fusedSegment(g)
 	segments := ceilDiv(g.n, per)
@@ -479,11 +479,11 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 		for s := range m {
 			for c := range g.c {
 				dst := gx[((s0+s)*g.c+c)*hw:][:hw]
-				acc := dst // zeros without padding
+				acc := dst // without padding, the plane itself (in cache from here on)
 				if dxp != nil {
 					acc = dxp
-					clear(acc)
 				}
+				clear(acc)
 				fusedAddColumns(acc, col[s*lw:], g, c, mL)
 				if dxp != nil {
 					unpadPlane(dst, acc, g)

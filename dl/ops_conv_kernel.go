@@ -120,10 +120,10 @@ func conv2dBackward(op string, x, w, b, gy *Tensor, g *convGeom) []*Tensor {
 	}
 	acc := accDType(x.dtype)
 	k := x.k(op)
-	// The col2im of padded planes (the wide layout's, the fused path's)
-	// writes every element of gx (unpadPlane); the others add into zeros.
+	// The fused path and the col2im of the wide layout's padded planes
+	// (unpadPlane) write every element of gx; the others add into zeros.
 	fused := convFused(g, x.dtype, w.dtype, gy.dtype, acc)
-	covered := gy.n > 0 && g.kg() > 0 && g.padded() && (g.wide() || fused)
+	covered := gy.n > 0 && g.kg() > 0 && (fused || (g.padded() && g.wide()))
 	if x.requiresGrad {
 		gx = newTensor(op, x.dev, acc, x.shape)
 		if gx.n > 0 && !covered {
