@@ -271,25 +271,15 @@ func bnForward32(y, x []float32, outer, c, inner int, w, b, mean, rstd, batchVar
 		if err := cancel.Err(); err != nil {
 			return err
 		}
-		plane := func(o int) []float32 { return x[(o*c+ch)*inner:][:inner] }
+		planes, stride := x[ch*inner:], c*inner // the channel's planes: outer rows of inner
 		if batchVar != nil {
-			s := 0.0
-			for o := range outer {
-				s += vec.Sum64(plane(o))
-			}
-			mu := s / float64(outer*inner)
-			q := 0.0
-			for o := range outer {
-				q += vec.SqDev64(plane(o), mu)
-			}
-			v := q / float64(outer*inner)
+			mu := vec.SumRows64(planes, inner, outer, stride) / float64(outer*inner)
+			v := vec.SqDevRows64(planes, inner, outer, stride, mu) / float64(outer*inner)
 			mean[ch], batchVar[ch], rstd[ch] = mu, v, 1/math.Sqrt(v+eps)
 		}
 		scale := w[ch] * rstd[ch]
 		shift := b[ch] - mean[ch]*scale
-		for o := range outer {
-			vec.Affine(y[(o*c+ch)*inner:][:inner], plane(o), float32(scale), float32(shift))
-		}
+		vec.AffineRows(y[ch*inner:], planes, inner, outer, stride, float32(scale), float32(shift))
 		return nil
 	})
 }
@@ -303,13 +293,8 @@ func bnBackward32(gx, g, x []float32, outer, c, inner int, w, mean, rstd, sg, sg
 			return err
 		}
 		mu, r := mean[ch], rstd[ch]
-		s, sx := 0.0, 0.0
-		for o := range outer {
-			off := (o*c + ch) * inner
-			gp := g[off:][:inner]
-			s += vec.Sum64(gp)
-			sx += vec.Dot64(gp, x[off:][:inner])
-		}
+		off, stride := ch*inner, c*inner // the channel's planes: outer rows of inner
+		s, sx := vec.SumDotRows64(g[off:], x[off:], inner, outer, stride)
 		sx = r * (sx - mu*s)
 		sg[ch], sgx[ch] = s, sx
 		if gx == nil {
@@ -323,10 +308,7 @@ func bnBackward32(gx, g, x []float32, outer, c, inner int, w, mean, rstd, sg, sg
 		}
 		// k·(g − a − (x − μ)·r·bb) = k·g − k·r·bb·x + k·(r·bb·μ − a)
 		ag, ax, c0 := float32(k), float32(-k*r*bb), float32(k*(r*bb*mu-a))
-		for o := range outer {
-			off := (o*c + ch) * inner
-			vec.Affine2(gx[off:][:inner], g[off:][:inner], x[off:][:inner], ag, ax, c0)
-		}
+		vec.Affine2Rows(gx[off:], g[off:], x[off:], inner, outer, stride, ag, ax, c0)
 		return nil
 	})
 }

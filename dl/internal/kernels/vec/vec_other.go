@@ -59,3 +59,15 @@ func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int
 
 func dotVec(a, b []float32) (float64, int)                  { return dotGeneric(a, b) }
 func softmaxGradVec(dst, p []float32, d, scale float64) int { return 0 }
+
+func sumRowsVec(x []float32, n, rows, stride int) (float64, bool) { return 0, false }
+func sqDevRowsVec(x []float32, n, rows, stride int, c float64) (float64, bool) {
+	return 0, false
+}
+func sumDotRowsVec(g, x []float32, n, rows, stride int) (s, sx float64, ok bool) {
+	return 0, 0, false
+}
+func affineRowsVec(dst, x []float32, n, rows, stride int, a, b float32) bool { return false }
+func affine2RowsVec(dst, x, y []float32, n, rows, stride int, a, b, c float32) bool {
+	return false
+}
