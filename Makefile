@@ -45,6 +45,10 @@ vet:
 	go vet ./...
 	GOARCH=arm64 go vet ./dl/...
 
+# The tests pin their thread counts: dynamic threads (on by default, see dl.SetDynamicThreads) would
+# run the 2-thread cases of a busy CI machine on 1 thread; their own tests switch them on.
+unit race-kernel notebooks browser: export DLBD_DYNAMIC_THREADS := 0
+
 # DLBD_REQUIRE_MPI=1: the MPI tests (4 mpirun processes; dl/dist, dist/launch, dist/program) fail
 # instead of skipping when Open MPI is missing (setup --test installs it).
 unit:

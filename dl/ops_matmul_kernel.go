@@ -74,6 +74,15 @@ func SetNumThreads(n int) int {
 	return f32.SetThreads(n)
 }
 
+// SetDynamicThreads turns dynamic threads on or off and returns the
+// previous setting.  On (the default; DLBD_DYNAMIC_THREADS=0 in the
+// environment turns it off), parallel kernels use at most the cores that
+// other processes leave free, estimated from /proc/stat on Linux, like
+// OpenMP's OMP_DYNAMIC: on a laptop where another program keeps a core
+// busy, two goroutines that wait for each other are slower than one.
+// NumThreads gives the count in effect; results never depend on it.
+func SetDynamicThreads(on bool) bool { return gemm.SetDynamic(on) }
+
 // GEMMKernelName returns the name of the micro-kernel that host matrix
 // products of dtype dt run on this machine: "avx512-14x32" or
 // "avx2-6x16" for Float32 and Float16 (decoded while packed), their
@@ -91,7 +100,9 @@ func GEMMKernelName(dt DType) string {
 	return f32.SIMDName()
 }
 
-// NumThreads returns the goroutines a matrix multiply uses.
+// NumThreads returns the goroutines a matrix multiply uses now: the
+// setting, or fewer while dynamic threads find other processes on the
+// cores (SetDynamicThreads).
 func NumThreads() int { return f32.Threads() }
 
 // gemmArgs describes batch products C = alpha*op(A)*op(B) + beta*C on

@@ -106,7 +106,8 @@ func TestMatMulBudgetSkips(t *testing.T) {
 }
 
 func TestMatMulThreads(t *testing.T) {
-	defer dl.SetNumThreads(dl.SetNumThreads(0)) // the default: follow GOMAXPROCS
+	defer dl.SetDynamicThreads(dl.SetDynamicThreads(false)) // counts as set, whatever the load
+	defer dl.SetNumThreads(dl.SetNumThreads(0))             // the default: follow GOMAXPROCS
 	procs, threads := runtime.GOMAXPROCS(0), dl.NumThreads()
 	rs, err := MatMul(MatMulConfig{Sizes: []int{32}, Kernels: []dl.MatMulKernel{dl.MatMulBlocked}, Threads: 1, Reps: 1})
 	if err != nil {

@@ -23,7 +23,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("DLBD_NCCL_HELPER") != "" {
 		os.Exit(ncclHelper())
 	}
-	goleak.VerifyTestMain(m)
+	// The estimate of dynamic threads (dl.SetDynamicThreads) samples the
+	// machine's load in a goroutine that lives as long as the process.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/dlbd/dlbd/dl/internal/kernels/gemm.sample"))
 }
 
 // runWith runs fn on a new group of n ranks with cfg and fails the test if

@@ -8,6 +8,7 @@ import (
 )
 
 func TestUseThreadsRestores(t *testing.T) {
+	defer dl.SetDynamicThreads(dl.SetDynamicThreads(false)) // counts as set, whatever the load
 	procs, threads := runtime.GOMAXPROCS(0), dl.NumThreads()
 	t.Run("inside", func(t *testing.T) {
 		UseThreads(t, 1)

@@ -58,7 +58,7 @@ func (ks *Kernels[T]) Threads() int {
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	if dynamicThreads && n > 1 {
+	if n > 1 && dynamicThreads.Load() {
 		return min(n, freeCores(runtime.NumCPU()))
 	}
 	return n

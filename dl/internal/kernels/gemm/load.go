@@ -7,20 +7,28 @@ import (
 	"time"
 )
 
-// Dynamic threads (DLBD_DYNAMIC_THREADS=1), like OpenMP's OMP_DYNAMIC:
-// parallel calls get only the cores that other processes leave free, at
-// least one.  On a busy machine two goroutines that split every product
-// wait for the one whose thread lost its core, and were measured slower
-// than one: batch-1 inference of dl/nn's Transformer (d=512, T=128) beside
-// a busy loop on the 2-core machine took 38-41 ms on 2 threads and 27 ms on
-// 1; with dynamic threads 28 ms.  A background goroutine estimates every
-// 50 ms the cores other processes used: the machine's busy time
-// (/proc/stat) less this process's (getrusage), over the wall time,
-// smoothed; a core counts as taken from 0.8 of one.  Off by default: on a
-// quiet machine it cost 2-4 % (the estimate now and then counts a
-// short-lived process), and results never depend on the number of threads,
-// only the speed does.
-var dynamicThreads = os.Getenv("DLBD_DYNAMIC_THREADS") == "1"
+// Dynamic threads, like OpenMP's OMP_DYNAMIC: parallel calls get only the
+// cores that other processes leave free, at least one.  On a busy machine
+// two goroutines that split every product wait for the one whose thread
+// lost its core, and were measured slower than one: batch-1 inference of
+// dl/nn's Transformer (d=512, T=128) beside a busy loop on the 2-core
+// machine took 36-39 ms on 2 threads and 27 ms on 1; with dynamic threads
+// 29 ms.  A background goroutine estimates the cores other processes use:
+// the busy time of the CPUs this process may run on (/proc/stat) less this
+// process's (getrusage), over the wall time, smoothed (see loadEstimate);
+// a core counts as taken from 0.8 of one.  On by default;
+// DLBD_DYNAMIC_THREADS=0 turns it off (the tests do, so that a busy CI
+// machine still runs their 2-thread cases on 2 threads).  Results never
+// depend on the number of threads, only the speed does.
+var dynamicThreads = func() *atomic.Bool {
+	var b atomic.Bool
+	b.Store(os.Getenv("DLBD_DYNAMIC_THREADS") != "0")
+	return &b
+}()
+
+// SetDynamic turns dynamic threads on or off for every kernel set and
+// returns the previous setting, for a caller to restore.
+func SetDynamic(on bool) bool { return dynamicThreads.Swap(on) }
 
 var (
 	others     atomic.Int32 // cores used by other processes, smoothed, x16
@@ -40,31 +48,66 @@ func freeOf(cores int, othersX16 int32) int {
 	return max(1, cores-int((othersX16+3)/16))
 }
 
-// sample estimates every 50 ms the CPU time other processes used: the
-// machine's busy time (/proc/stat, all CPUs) less this process's
-// (getrusage), over the wall time, smoothed.
+// sample keeps others up to date: every tick of the estimate, the CPU
+// time other processes used over the wall time.
 func sample() {
-	const tick = 50 * time.Millisecond
 	hz := 100.0 // USER_HZ, the unit of /proc/stat: 100 on every Linux architecture Go supports
-	lastBusy, ok := machineBusy()
+	cpus := affinity()
+	lastBusy, ok := machineBusy(cpus)
 	if !ok { // no /proc/stat: every core stays available
 		return
 	}
 	lastOwn := ownCPU()
 	last := time.Now()
-	avg := 0.0
+	var e loadEstimate
+	tick := quickTick
 	for {
 		time.Sleep(tick)
-		busy, okB := machineBusy()
+		busy, okB := machineBusy(cpus)
 		own := ownCPU()
 		now := time.Now()
 		if ok && okB {
-			wall := now.Sub(last).Seconds()
 			otherSec := float64(busy-lastBusy)/hz - (own - lastOwn)
-			v := max(otherSec/wall, 0)
-			avg = 0.7*avg + 0.3*v
+			var avg float64
+			avg, tick = e.update(max(otherSec/now.Sub(last).Seconds(), 0))
 			others.Store(int32(avg * 16))
 		}
 		lastBusy, lastOwn, last, ok = busy, own, now, okB
 	}
+}
+
+// The estimate's ticks: quick while other processes use some CPU (or at
+// the start), slow on a quiet machine, where waking up the sampler 20
+// times a second cost up to ~2 % of a 2-thread inference that it never
+// changed.
+const (
+	quickTick = 50 * time.Millisecond
+	quietTick = 200 * time.Millisecond
+)
+
+// loadEstimate smooths the cores other processes used in each tick: the
+// first tick's figure is taken as it is (a benchmark or a cell that lives
+// a few hundred milliseconds decides after 50 ms), a rise moves the
+// average halfway, a fall 30 % of the way (a process that comes and goes
+// keeps the cores counted a little longer).
+type loadEstimate struct {
+	avg     float64
+	started bool
+}
+
+// update adds one tick's figure v (cores) and returns the estimate and
+// the next tick.
+func (e *loadEstimate) update(v float64) (float64, time.Duration) {
+	switch {
+	case !e.started:
+		e.avg, e.started = v, true
+	case v > e.avg:
+		e.avg += 0.5 * (v - e.avg)
+	default:
+		e.avg += 0.3 * (v - e.avg)
+	}
+	if e.avg < 0.25 && v < 0.25 {
+		return e.avg, quietTick
+	}
+	return e.avg, quickTick
 }
