@@ -66,3 +66,59 @@ func BenchmarkConv2d(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConv2dLayers times each convolution of dl/nn's small ResNet
+// (BenchmarkCNNStep's, batch 128, no bias) on one thread, forward alone
+// (pass=fwd) and forward plus backward (pass=fwd+bwd: the input gradient,
+// except the stem's, and the weight gradient), in ms: where the training
+// step's convolution time goes, layer by layer.  stem is 1→16 at 28×28,
+// b1 16→16 (twice in the net), b2a 16→32 stride 2, b2b 32→32 at 14×14,
+// b2sc the 1×1 stride-2 shortcut, b3a/b3b/b3sc the same at 64 channels
+// and 7×7.
+func BenchmarkConv2dLayers(b *testing.B) {
+	shapes := []struct {
+		name                string
+		c, h, cout, k, s, p int
+	}{
+		{"stem", 1, 28, 16, 3, 1, 1},
+		{"b1", 16, 28, 16, 3, 1, 1},
+		{"b2a", 16, 28, 32, 3, 2, 1},
+		{"b2b", 32, 14, 32, 3, 1, 1},
+		{"b2sc", 16, 28, 32, 1, 2, 0},
+		{"b3a", 32, 14, 64, 3, 2, 1},
+		{"b3b", 64, 7, 64, 3, 1, 1},
+		{"b3sc", 32, 14, 64, 1, 2, 0},
+	}
+	for _, s := range shapes {
+		for _, pass := range []string{"fwd", "fwd+bwd"} {
+			b.Run(fmt.Sprintf("%s/pass=%s", s.name, pass), func(b *testing.B) {
+				dltest.UseThreads(b, 1)
+				o := dl.Options{Generator: dl.NewGenerator(1)}
+				op := dl.Conv2dOptions{Stride: [2]int{s.s, s.s}, Padding: [2]int{s.p, s.p}}
+				x := o.Randn(128, s.c, s.h, s.h).SetRequiresGrad(pass != "fwd" && s.name != "stem")
+				w := o.Randn(s.cout, s.c, s.k, s.k).MulScalar(0.1).Detach().SetRequiresGrad(pass != "fwd")
+				y := dl.Conv2d(x, w, nil, op)
+				gy := dl.OnesLike(y)
+				y.Release()
+				var y2 *dl.Tensor
+				step := func() {
+					y2 = dl.Conv2d(x, w, nil, op)
+					if pass != "fwd" {
+						y2.BackwardWith(dl.BackwardOptions{Grad: gy})
+						w.ZeroGrad()
+						if s.name != "stem" {
+							x.ZeroGrad()
+						}
+					}
+					y2.Release()
+				}
+				step()
+				b.ResetTimer()
+				for b.Loop() {
+					step()
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms")
+			})
+		}
+	}
+}

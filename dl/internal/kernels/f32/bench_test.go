@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm"
 	"github.com/dlbd/dlbd/dl/internal/kernels/gemm/gemmtest"
 )
@@ -88,4 +90,53 @@ func benchHalf(b *testing.B, h Half, tA, tB bool, m, n, k, th int) {
 		run()
 	}
 	b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkRowsGemmNT times the weight gradient of the small ResNet's 3×3
+// layers (dl/nn's BenchmarkCNNStep, one backward segment) on one thread,
+// dWᵀ = col·gTᵀ with A's rows read in the padded planes, one product per
+// sample (impl=rows), against dW = gT·colᵀ through Gemm on the explicit
+// columns (impl=gemm, the product before RowsGemmNT; the columns are not
+// built in the timing): c→cout channels at h×h, per samples a segment.
+func BenchmarkRowsGemmNT(b *testing.B) {
+	if !haveAVX512 {
+		b.Skip("no AVX-512")
+	}
+	defer SetThreads(SetThreads(1))
+	for _, s := range []struct{ c, cout, h, per int }{{1, 16, 28, 2}, {16, 16, 28, 2}, {32, 32, 14, 4}, {64, 64, 7, 7}} {
+		wp := s.h + 2
+		plane, lw, ck := wp*wp, (s.h-1)*wp+s.h, s.c*9
+		k := lw * s.per
+		rows := make([]int, ck)
+		for c := range s.c {
+			for r := range 9 {
+				rows[c*9+r] = c*plane + (r/3)*wp + r%3
+			}
+		}
+		planes := make([]float32, s.c*plane)
+		for i := range planes {
+			planes[i] = float32(i%7) * 0.1
+		}
+		col, gT, out := make([]float32, ck*k), make([]float32, s.cout*k), make([]float32, ck*s.cout)
+		for i := range gT {
+			gT[i] = float32(i%5) * 0.1
+		}
+		flops := 2 * float64(ck*s.cout*k)
+		name := fmt.Sprintf("c=%d/cout=%d/h=%d/samples=%d", s.c, s.cout, s.h, s.per)
+		b.Run("impl=gemm/"+name, func(b *testing.B) {
+			for b.Loop() {
+				GemmWith(SIMD, blas.NoTrans, blas.Trans, s.cout, ck, k, 1, gT, k, col, k, 0, out, ck)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		p := NewRowsGemmNT(ck, s.cout, rows)
+		b.Run("impl=rows/"+name, func(b *testing.B) {
+			for b.Loop() {
+				for q := range s.per {
+					p.Run(lw, planes, gT[q*lw:], k, q > 0, out, s.cout)
+				}
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
 }
