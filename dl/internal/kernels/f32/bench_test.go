@@ -99,8 +99,8 @@ func benchHalf(b *testing.B, h Half, tA, tB bool, m, n, k, th int) {
 // columns (impl=gemm, the product before RowsGemmNT; the columns are not
 // built in the timing): c→cout channels at h×h, per samples a segment.
 func BenchmarkRowsGemmNT(b *testing.B) {
-	if !haveAVX512 {
-		b.Skip("no AVX-512")
+	if NewRowsGemmNT(3, 1, []int{0, 1, 2}) == nil {
+		b.Skip("no RowsGemmNT kernel in this build (AVX-512 only)")
 	}
 	defer SetThreads(SetThreads(1))
 	for _, s := range []struct{ c, cout, h, per int }{{1, 16, 28, 2}, {16, 16, 28, 2}, {32, 32, 14, 4}, {64, 64, 7, 7}} {
