@@ -263,6 +263,7 @@ func TestConv2dFusedPath(t *testing.T) {
 		{[]int{3, 5, 14, 13}, 8, [2]int{1, 1}, Conv2dOptions{Stride: [2]int{2, 2}}, false, false},
 		{[]int{3, 7, 9, 9}, 20, [2]int{1, 1}, Conv2dOptions{}, true, false},
 		{[]int{9, 16, 12, 12}, 33, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false},
+		{[]int{9, 3, 24, 24}, 4, [2]int{5, 5}, Conv2dOptions{}, false, false}, // columns, segments of 4, 4 and 1
 	}
 	for _, dt := range []DType{Float64, Float32} {
 		for _, c := range cases {

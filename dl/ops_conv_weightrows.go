@@ -47,8 +47,11 @@ func newWeightRows(g *convGeom, per int) *weightRows {
 		}
 		return f32.NewRowsGemmNT(ck, g.cout, rows)
 	}
-	w := &weightRows{full: colRows(per), rem: colRows(max(g.n%per, 1))}
-	if w.full == nil || w.rem == nil {
+	w := &weightRows{full: colRows(per)}
+	if r := g.n % per; r != 0 { // the last segment is shorter
+		w.rem = colRows(r)
+	}
+	if w.full == nil || (g.n%per != 0 && w.rem == nil) {
 		return nil
 	}
 	return w

@@ -33,12 +33,11 @@ func sgemmARows18x16AVX512(k int, a *float32, offs *int, step int, b, c *float32
 // blocks of 256, each block's sum added to C in order).  A RowsGemmNT is
 // safe for concurrent use.
 type RowsGemmNT struct {
-	m, n    int
-	groups  []int // byte offsets of each tile's group starts, tiles·perTile
-	step    int   // bytes between the rows of a group
-	mr, nr  int   // the tile
-	perTile int   // groups a tile: mr/3
-	maxRow  int   // the furthest start read, padding rows included
+	m, n   int
+	groups []int // byte offsets of each tile's group starts, mr/3 a tile
+	step   int   // bytes between the rows of a group
+	mr, nr int   // the tile
+	maxRow int   // the furthest start read, padding rows included
 }
 
 // rowsNTDepth is the depth of a block of B packed at once: 256 steps of
@@ -90,16 +89,16 @@ func NewRowsGemmNT(m, n int, rows []int) *RowsGemmNT {
 	if n <= 16 {
 		p.mr, p.nr = 18, 16
 	}
-	p.perTile = p.mr / 3
+	perTile := p.mr / 3
 	tiles := ceilDiv(m, p.mr)
-	p.groups = make([]int, tiles*p.perTile)
+	p.groups = make([]int, tiles*perTile)
 	for t := range tiles {
-		for q := range p.perTile {
-			g := t*p.perTile + q
+		for q := range perTile {
+			g := t*perTile + q
 			if 3*g >= m { // past the last row: repeat the tile's first group
-				g = t * p.perTile
+				g = t * perTile
 			}
-			p.groups[t*p.perTile+q] = 4 * rows[3*g]
+			p.groups[t*perTile+q] = 4 * rows[3*g]
 			p.maxRow = max(p.maxRow, rows[3*g]+2*step)
 		}
 	}
@@ -135,7 +134,7 @@ func (p *RowsGemmNT) Run(k int, a, b []float32, ldb int, add bool, c []float32, 
 			p.pack(panel, b[k0:], ldb, j0, kc)
 			for t := 0; t*p.mr < p.m; t++ {
 				i0 := t * p.mr
-				offs := &p.groups[t*p.perTile]
+				offs := &p.groups[t*p.mr/3]
 				if i0+p.mr <= p.m && j0+p.nr <= p.n {
 					p.kernel(kc, &a[k0], offs, &panel[0], &c[i0*ldc+j0], ldc, acc)
 					continue

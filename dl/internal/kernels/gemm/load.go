@@ -20,11 +20,9 @@ import (
 // DLBD_DYNAMIC_THREADS=0 turns it off (the tests do, so that a busy CI
 // machine still runs their 2-thread cases on 2 threads).  Results never
 // depend on the number of threads, only the speed does.
-var dynamicThreads = func() *atomic.Bool {
-	var b atomic.Bool
-	b.Store(os.Getenv("DLBD_DYNAMIC_THREADS") != "0")
-	return &b
-}()
+var dynamicThreads atomic.Bool
+
+func init() { dynamicThreads.Store(os.Getenv("DLBD_DYNAMIC_THREADS") != "0") }
 
 // SetDynamic turns dynamic threads on or off for every kernel set and
 // returns the previous setting, for a caller to restore.
@@ -52,8 +50,8 @@ func freeOf(cores int, othersX16 int32) int {
 // time other processes used over the wall time.
 func sample() {
 	hz := 100.0 // USER_HZ, the unit of /proc/stat: 100 on every Linux architecture Go supports
-	cpus := affinity()
-	lastBusy, ok := machineBusy(cpus)
+	allowed := affinity()
+	lastBusy, ok := machineBusy(allowed)
 	if !ok { // no /proc/stat: every core stays available
 		return
 	}
@@ -63,7 +61,7 @@ func sample() {
 	tick := quickTick
 	for {
 		time.Sleep(tick)
-		busy, okB := machineBusy(cpus)
+		busy, okB := machineBusy(allowed)
 		own := ownCPU()
 		now := time.Now()
 		if ok && okB {

@@ -9,44 +9,39 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// machineBusy returns the jiffies the CPUs this process may run on (cpus,
-// from affinity) spent
-// not idle (/proc/stat: user nice system idle iowait irq softirq steal
-// ...): the first line's total, or with an affinity mask narrower than the
-// machine (a container given some CPUs with --cpuset-cpus) the sum of those
-// CPUs' lines, so that other tenants' work on other CPUs does not count.
-func machineBusy(cpus []int) (int64, bool) {
+// machineBusy returns the jiffies that the CPUs this process may run on
+// (allowed, from affinity; nil: all) spent not idle, from /proc/stat (see
+// busyOf).
+func machineBusy(allowed map[int]bool) (int64, bool) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0, false
 	}
-	return busyOf(b, cpus)
+	return busyOf(b, allowed)
 }
 
-// affinity returns the CPUs this process may run on, or nil when it
-// cannot tell.
-func affinity() []int {
+// affinity returns the set of CPUs this process may run on, or nil when
+// it cannot tell.
+func affinity() map[int]bool {
 	var set unix.CPUSet
 	if unix.SchedGetaffinity(0, &set) != nil {
 		return nil
 	}
-	var cpus []int
+	cpus := map[int]bool{}
 	for i := range len(set) * 64 {
 		if set.IsSet(i) {
-			cpus = append(cpus, i)
+			cpus[i] = true
 		}
 	}
 	return cpus
 }
 
-// busyOf sums the busy jiffies of /proc/stat's content stat: the "cpu"
-// line's when cpus (the allowed CPUs) is nil or covers every "cpuN" line,
-// else those of the lines of cpus.
-func busyOf(stat []byte, cpus []int) (int64, bool) {
-	allowed := make(map[int]bool, len(cpus))
-	for _, c := range cpus {
-		allowed[c] = true
-	}
+// busyOf sums the busy jiffies (user nice system irq softirq steal: not
+// idle, not iowait) of /proc/stat's content stat: the "cpu" line's when
+// allowed is nil, covers every "cpuN" line or none of them, else those of
+// the allowed CPUs' lines, so that other tenants' work on other CPUs (a
+// container given some with --cpuset-cpus) does not count.
+func busyOf(stat []byte, allowed map[int]bool) (int64, bool) {
 	var total, mine int64
 	haveTotal, lines, matched := false, 0, 0
 	for len(stat) > 0 {
@@ -78,7 +73,7 @@ func busyOf(stat []byte, cpus []int) (int64, bool) {
 			matched++
 		}
 	}
-	if cpus == nil || matched == lines || matched == 0 {
+	if allowed == nil || matched == lines || matched == 0 {
 		return total, haveTotal
 	}
 	return mine, true

@@ -19,7 +19,14 @@ ctxt 999
 	}{
 		{nil, 117}, {[]int{0, 1, 2}, 117}, {[]int{1}, 36}, {[]int{0, 2}, 81}, {[]int{7}, 117},
 	} {
-		if got, ok := busyOf(stat, c.cpus); !ok || got != c.want {
+		var allowed map[int]bool
+		if c.cpus != nil {
+			allowed = map[int]bool{}
+			for _, n := range c.cpus {
+				allowed[n] = true
+			}
+		}
+		if got, ok := busyOf(stat, allowed); !ok || got != c.want {
 			t.Errorf("busyOf(cpus %v) = %d, %v; want %d", c.cpus, got, ok, c.want)
 		}
 	}
