@@ -116,11 +116,16 @@ func (g *convGeom) dwTaps(f func(r, oy, iy, x0, lo, hi int)) {
 }
 
 // dwForward adds the depthwise convolution of x with w into y (which holds
-// the bias), one output plane per item: in the wide layout
-// (ops_conv_wide.go) kH·kW shifted axpys of the padded plane into a wide
-// plane added into y, else a short axpy per tap and output row.
+// the bias), one output plane per item: with stride 1, each output row
+// takes its kH·kW taps from shifted runs of the padded plane
+// (vec.TapRows, the taps summed in registers), else a short axpy per tap
+// and output row.
 func dwForward[F float](y, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
+	offs := make([]int, kk)
+	for r := range offs {
+		offs[r] = g.tapOff(r)
+	}
 	return forEachThread(g.n*g.cout, func(p int) error {
 		if err := cancel.Err(); err != nil {
 			return err
@@ -130,14 +135,9 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 		dst := y[p*L:][:L]
 		wk := w[co*kk:][:kk]
 		if g.wide() {
-			sc, buf, _ := getScratch[F]([]int{g.plane(), g.lw()}, nil)
+			sc, buf, _ := getScratch[F]([]int{g.plane()}, nil)
 			defer attnPool.Put(sc)
-			xp, yw := paddedPlane(buf[0], src, g), buf[1]
-			clear(yw)
-			for r, wv := range wk {
-				axpyRow(wv, xp[g.tapOff(r):][:len(yw)], yw)
-			}
-			narrowAdd(dst, yw, g)
+			tapRows(dst, g.wo, paddedPlane(buf[0], src, g), g.wp(), g.ho, g.wo, offs, wk)
 			return nil
 		}
 		g.dwTaps(func(r, oy, iy, x0, lo, hi int) {
@@ -155,6 +155,27 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 	})
 }
 
+// dwBackGeom returns, for a stride-1 g whose padding is less than the
+// window (ph ≤ (kH−1)·dH, pw ≤ (kW−1)·dW), the geometry of an output
+// plane padded by the window less the padding, gq, and the offsets in it
+// of g's taps for the input gradient: gx(iy, ix) = Σ_(i,j) w(i,j)·
+// gy(iy + pH − i·dH, ix + pW − j·dW), which is gy padded as gq says read
+// at (iy + (kH−1−i)·dH, ix + (kW−1−j)·dW), a convolution of the padded
+// gradient with the flipped filter.  Otherwise back is nil.
+func (g *convGeom) dwBackGeom() (gq *convGeom, back []int) {
+	qh, qw := (g.kh-1)*g.dh-g.ph, (g.kw-1)*g.dw-g.pw
+	if !g.wide() || qh < 0 || qw < 0 {
+		return nil, nil
+	}
+	gq = &convGeom{h: g.ho, w: g.wo, ph: qh, pw: qw}
+	back = make([]int, g.kk())
+	for r := range back {
+		i, j := r/g.kw, r%g.kw
+		back[r] = (g.kh-1-i)*g.dh*gq.wp() + (g.kw-1-j)*g.dw
+	}
+	return gq, back
+}
+
 // dwBackward computes the input gradient gx (one input plane per item,
 // summing over its filters) and the weight gradient gw (one filter per
 // item, summing over the samples in order, in float64), either nil when
@@ -162,6 +183,7 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
 	if gx != nil {
+		gq, back := g.dwBackGeom()
 		err := forEachThread(g.n*g.c, func(p int) error {
 			if err := cancel.Err(); err != nil {
 				return err
@@ -169,22 +191,12 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			n, c := p/g.c, p%g.c
 			dst := gx[p*hw:][:hw]
 			clear(dst)
-			if g.wide() { // dxp[p + shift of tap r] += w[r]·gy (wide, zero junk)
-				sc, buf, _ := getScratch[F]([]int{g.plane(), g.lw()}, nil)
+			if back != nil { // gx = Σ taps of the padded gy, flipped
+				sc, buf, _ := getScratch[F]([]int{gq.plane()}, nil)
 				defer attnPool.Put(sc)
-				dxp, gyw := dst, buf[1] // widen writes all of gyw
-				if g.padded() {
-					dxp = buf[0]
-					clear(dxp)
-				}
 				for co := c * og; co < (c+1)*og; co++ {
-					widen(gyw, gy[(n*g.cout+co)*L:][:L], g)
-					for r, wv := range w[co*kk:][:kk] {
-						axpyRow(wv, gyw, dxp[g.tapOff(r):][:len(gyw)])
-					}
-				}
-				if g.padded() {
-					unpadPlane(dst, dxp, g)
+					gyp := paddedPlane(buf[0], gy[(n*g.cout+co)*L:][:L], gq)
+					tapRows(dst, g.w, gyp, gq.wp(), g.h, g.w, back, w[co*kk:][:kk])
 				}
 				return nil
 			}
@@ -265,6 +277,15 @@ func paddedPlane[F float](buf, src []F, g *convGeom) []F {
 	}
 	padPlane(buf, src, g)
 	return buf
+}
+
+// tapRows is vec.TapRows (float32) or vec.TapRows64 (float64).
+func tapRows[F float](y []F, ldy int, x []F, ldx, rows, cols int, offs []int, w []F) {
+	if yf, ok := any(y).([]float32); ok {
+		vec.TapRows(yf, ldy, any(x).([]float32), ldx, rows, cols, offs, any(w).([]float32))
+		return
+	}
+	vec.TapRows64(any(y).([]float64), ldy, any(x).([]float64), ldx, rows, cols, offs, any(w).([]float64))
 }
 
 // axpyRow sets y[i] += alpha·x[i] (the SIMD loop of dl/internal/kernels/vec

@@ -173,7 +173,9 @@ func TestConv2dWidePaths(t *testing.T) {
 		{[]int{2, 3, 7, 6}, 5, [2]int{1, 1}, Conv2dOptions{}},
 		{[]int{2, 3, 7, 6}, 5, [2]int{1, 3}, Conv2dOptions{Padding: [2]int{0, 1}}},
 		{[]int{3, 4, 9, 8}, 8, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 2}, Dilation: [2]int{2, 1}, Groups: 4}},
-		{[]int{40, 32, 32, 32}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}}, // 32·9 rows × 1086 wide columns a sample: 13 a chunk
+		{[]int{40, 32, 32, 32}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}},                                // 32·9 rows × 1086 wide columns a sample: 13 a chunk
+		{[]int{2, 3, 11, 37}, 3, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}, Groups: 3}},                       // depthwise: rows of two segments, 4 + 4 + 3 rows
+		{[]int{2, 2, 6, 5}, 4, [2]int{2, 2}, Conv2dOptions{Padding: [2]int{2, 1}, Dilation: [2]int{1, 2}, Groups: 2}}, // depthwise, padding past the window: gx row by row
 	}
 	for _, dt := range []DType{Float64, Float32, BFloat16} {
 		for ci, c := range cases {

@@ -38,17 +38,20 @@ func (g *convGeom) padded() bool     { return g.ph > 0 || g.pw > 0 }            
 func (g *convGeom) tapOff(r int) int { return r/g.kw*g.dh*g.wp() + r%g.kw*g.dw } // shift of tap r
 
 // padPlane writes src, an unpadded plane [H, W], into dst [Hp, Wp] with
-// zeros around it.
+// zeros around it (and clears the rest of dst).  The rows go with vector
+// moves, each row's copy clearing its right border and the next row's
+// left one.
 func padPlane[T any](dst, src []T, g *convGeom) {
-	wp := g.wp()
-	clear(dst[:g.ph*wp])
-	for y := range g.h {
-		row := dst[(y+g.ph)*wp:][:wp]
-		clear(row[:g.pw])
-		copy(row[g.pw:], src[y*g.w:][:g.w])
-		clear(row[g.pw+g.w:])
+	if g.h == 0 || g.w == 0 {
+		clear(dst)
+		return
 	}
-	clear(dst[(g.h+g.ph)*wp:])
+	wp, top := g.wp(), g.ph*g.wp()+g.pw
+	clear(dst[:top])
+	copyRows(dst[top:], wp, src, g.w, g.h-1, g.w, 2*g.pw)
+	last := top + (g.h-1)*wp
+	copy(dst[last:][:g.w], src[(g.h-1)*g.w:][:g.w])
+	clear(dst[last+g.w:])
 }
 
 // padInterior writes src, an unpadded plane [H, W], into the interior of

@@ -71,3 +71,7 @@ func affineRowsVec(dst, x []float32, n, rows, stride int, a, b float32) bool { r
 func affine2RowsVec(dst, x, y []float32, n, rows, stride int, a, b, c float32) bool {
 	return false
 }
+
+func tapRowsVec(y []float32, ldy int, x []float32, ldx, rows, cols int, offs []int, w []float32) bool {
+	return false
+}

@@ -1,0 +1,144 @@
+//go:build !dlbd_noasm
+
+#include "textflag.h"
+
+// TapRows's loop.  Rows run in segments of 32 floats, two vectors whose
+// lanes past the row are masked off (K1, K2: a segment of n floats has
+// mask 2ⁿ − 1, its low and high 16 bits), so nothing past a row is read
+// or written.  A segment's accumulators start from y, take one fused
+// multiply-add per tap (the weight broadcast, x read at the tap's offset
+// under the mask) and go back to y.  Four rows go together while four
+// are left: eight independent sums hide the multiply-add's latency (one
+// row's two sums of nine taps wait on it: a 3×3 layer ran at half the
+// speed), and a tap's weight and offset are loaded once for them.
+//
+// Registers: DI y's row, SI x's row, R8/R9 ldy/ldx in bytes, R10 rows
+// left, R11 cols, R14 taps, BX the segment's first column, AX x's
+// segment, R15/DX the cursors in offs and w, CX taps left, R12/R13 the
+// tap's rows (and y's rows around the tap loop).
+
+// SEGMASKS: K1, K2 the masks of the segment at column BX.  Uses AX, CX.
+#define SEGMASKS \
+	MOVQ  R11, CX; \
+	SUBQ  BX, CX; \
+	CMPQ  CX, $32; \
+	JLE   2(PC); \
+	MOVQ  $32, CX; \
+	MOVQ  $1, AX; \
+	SHLQ  CX, AX; \
+	DECQ  AX; \
+	KMOVW AX, K1; \
+	SHRQ  $16, AX; \
+	KMOVW AX, K2
+
+// TAPSTART: the tap cursors at the first tap, AX x's segment.
+#define TAPSTART \
+	LEAQ (SI)(BX*4), AX; \
+	MOVQ offs+48(FP), R15; \
+	MOVQ w+56(FP), DX; \
+	MOVQ R14, CX
+
+// TAPNEXT: the cursors at the next tap; loops while taps are left.
+#define TAPNEXT(label) \
+	ADDQ $8, R15; \
+	ADDQ $4, DX; \
+	DECQ CX; \
+	JNZ  label
+
+// func tapRowsAVX512(y *float32, ldy int, x *float32, ldx, rows, cols int, offs *int, w *float32, taps int)
+TEXT ·tapRowsAVX512(SB), NOSPLIT, $0-72
+	MOVQ y+0(FP), DI
+	MOVQ ldy+8(FP), R8
+	SHLQ $2, R8
+	MOVQ x+16(FP), SI
+	MOVQ ldx+24(FP), R9
+	SHLQ $2, R9
+	MOVQ rows+32(FP), R10
+	MOVQ cols+40(FP), R11
+	MOVQ taps+64(FP), R14
+
+rows4:
+	CMPQ R10, $4
+	JLT  row1
+	XORQ BX, BX
+
+seg4:
+	SEGMASKS
+	LEAQ      (DI)(BX*4), R13
+	VMOVUPS.Z (R13), K1, Z0
+	VMOVUPS.Z 64(R13), K2, Z1
+	VMOVUPS.Z (R13)(R8*1), K1, Z2
+	VMOVUPS.Z 64(R13)(R8*1), K2, Z3
+	LEAQ      (R13)(R8*2), R13
+	VMOVUPS.Z (R13), K1, Z4
+	VMOVUPS.Z 64(R13), K2, Z5
+	VMOVUPS.Z (R13)(R8*1), K1, Z6
+	VMOVUPS.Z 64(R13)(R8*1), K2, Z7
+	TAPSTART
+
+tap4:
+	MOVQ         (R15), R12
+	LEAQ         (AX)(R12*4), R12
+	LEAQ         (R12)(R9*2), R13
+	VBROADCASTSS (DX), Z8
+	VFMADD231PS  (R12), Z8, K1, Z0
+	VFMADD231PS  64(R12), Z8, K2, Z1
+	VFMADD231PS  (R12)(R9*1), Z8, K1, Z2
+	VFMADD231PS  64(R12)(R9*1), Z8, K2, Z3
+	VFMADD231PS  (R13), Z8, K1, Z4
+	VFMADD231PS  64(R13), Z8, K2, Z5
+	VFMADD231PS  (R13)(R9*1), Z8, K1, Z6
+	VFMADD231PS  64(R13)(R9*1), Z8, K2, Z7
+	TAPNEXT(tap4)
+
+	LEAQ    (DI)(BX*4), R13
+	VMOVUPS Z0, K1, (R13)
+	VMOVUPS Z1, K2, 64(R13)
+	VMOVUPS Z2, K1, (R13)(R8*1)
+	VMOVUPS Z3, K2, 64(R13)(R8*1)
+	LEAQ    (R13)(R8*2), R13
+	VMOVUPS Z4, K1, (R13)
+	VMOVUPS Z5, K2, 64(R13)
+	VMOVUPS Z6, K1, (R13)(R8*1)
+	VMOVUPS Z7, K2, 64(R13)(R8*1)
+	ADDQ    $32, BX
+	CMPQ    BX, R11
+	JLT     seg4
+
+	LEAQ (DI)(R8*4), DI
+	LEAQ (SI)(R9*4), SI
+	SUBQ $4, R10
+	JMP  rows4
+
+row1:
+	TESTQ R10, R10
+	JZ    done
+	XORQ  BX, BX
+
+seg1:
+	SEGMASKS
+	VMOVUPS.Z (DI)(BX*4), K1, Z0
+	VMOVUPS.Z 64(DI)(BX*4), K2, Z1
+	TAPSTART
+
+tap1:
+	MOVQ         (R15), R12
+	VBROADCASTSS (DX), Z8
+	VFMADD231PS  (AX)(R12*4), Z8, K1, Z0
+	VFMADD231PS  64(AX)(R12*4), Z8, K2, Z1
+	TAPNEXT(tap1)
+
+	VMOVUPS Z0, K1, (DI)(BX*4)
+	VMOVUPS Z1, K2, 64(DI)(BX*4)
+	ADDQ    $32, BX
+	CMPQ    BX, R11
+	JLT     seg1
+
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ R10
+	JMP  row1
+
+done:
+	VZEROUPPER
+	RET
