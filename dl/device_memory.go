@@ -2,7 +2,9 @@ package dl
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"time"
 )
 
 // MemoryInfo describes the memory of one device, like
@@ -66,6 +68,35 @@ func MemoryStats(dev Device) MemoryInfo {
 	s := m.stats
 	s.Capacity = m.capacity
 	return s
+}
+
+// CollectGarbage runs the garbage collector and waits until the tensors
+// dropped without Release have been freed, like Python's gc.collect
+// before a memory measurement.  A dropped tensor is freed by a runtime
+// cleanup after some collection, at a moment nobody controls: in the
+// middle of a measurement of MemoryStats it would lower Allocated and
+// Peak by the bytes of tensors the measured code never saw.  It waits
+// until the allocated bytes of every host device (the CPU and the
+// simulated devices) stop changing over three collections, at most about
+// two seconds.
+func CollectGarbage() {
+	total := func() int64 {
+		sum := MemoryStats(CPU).Allocated
+		for i := range DeviceCount(SimKind) {
+			sum += MemoryStats(Sim(i)).Allocated
+		}
+		return sum
+	}
+	last, stable := total(), 0
+	for deadline := time.Now().Add(2 * time.Second); stable < 3 && time.Now().Before(deadline); {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+		if now := total(); now == last {
+			stable++
+		} else {
+			last, stable = now, 0
+		}
+	}
 }
 
 // ResetPeakMemory sets dev's Peak to its current Allocated, like

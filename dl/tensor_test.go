@@ -156,6 +156,25 @@ func TestMemoryRelease(t *testing.T) {
 	}
 }
 
+// TestCollectGarbage drops tensors without Release on a simulated device
+// and checks that CollectGarbage returns when the collector has freed
+// them: Allocated back to where it was.
+func TestCollectGarbage(t *testing.T) {
+	dev := dl.Sim(6)
+	dl.CollectGarbage()
+	base := dl.MemoryStats(dev).Allocated
+	for range 20 {
+		_ = dl.Options{Device: dev}.Ones(128, 128).Tanh() // two tensors dropped
+	}
+	if got := dl.MemoryStats(dev).Allocated; got < base+40*128*128*4 {
+		t.Fatalf("Allocated = %d after dropping 40 tensors of 64 KiB; want at least %d", got, base+40*128*128*4)
+	}
+	dl.CollectGarbage()
+	if got := dl.MemoryStats(dev).Allocated; got != base {
+		t.Errorf("Allocated = %d after CollectGarbage; want %d (the dropped tensors freed)", got, base)
+	}
+}
+
 func TestBackwardAccumulatesAndHooks(t *testing.T) {
 	w := dl.FromSlice([]float64{1, 2}).SetRequiresGrad(true)
 	var fired []float64

@@ -1,10 +1,8 @@
 package dltest
 
 import (
-	"runtime"
 	"runtime/debug"
 	"testing"
-	"time"
 
 	"github.com/dlbd/dlbd/dl"
 )
@@ -19,23 +17,7 @@ import (
 // back: release them, as the code under test must.
 func HoldGC(tb testing.TB) {
 	tb.Helper()
-	total := func() int64 {
-		sum := dl.MemoryStats(dl.CPU).Allocated
-		for i := range dl.DeviceCount(dl.SimKind) {
-			sum += dl.MemoryStats(dl.Sim(i)).Allocated
-		}
-		return sum
-	}
-	last, stable := total(), 0
-	for deadline := time.Now().Add(2 * time.Second); stable < 3 && time.Now().Before(deadline); {
-		runtime.GC()
-		time.Sleep(5 * time.Millisecond)
-		if now := total(); now == last {
-			stable++
-		} else {
-			last, stable = now, 0
-		}
-	}
+	dl.CollectGarbage()
 	old := debug.SetGCPercent(-1)
 	tb.Cleanup(func() { debug.SetGCPercent(old) })
 }
