@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,7 +73,7 @@ func (c *Config) defaults() error {
 	if c.Stderr == nil {
 		c.Stderr = os.Stderr
 	}
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set && c.Backend != dist.InProcess && !slices.ContainsFunc(c.Env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+	if !hasEnv("GOMAXPROCS", c.Env) && c.Backend != dist.InProcess {
 		c.Env = append(c.Env[:len(c.Env):len(c.Env)], "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/c.NProcPerNode)))
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,6 +65,8 @@ func helper(name string) int {
 			}
 		})
 		return 1
+	case "cpus": // the cores this rank may run on, its GOMAXPROCS, Open MPI's yield setting
+		fmt.Printf("cpus %d gomaxprocs %d yield %q\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), os.Getenv("OMPI_MCA_mpi_yield_when_idle"))
 	case "exit": // rank FAIL exits with status 3 once its node's ranks run; the others sleep
 		if rank == os.Getenv("FAIL") {
 			node, _ := strconv.Atoi(os.Getenv("GROUP_RANK"))
@@ -171,6 +174,36 @@ func TestRunMPIKilledRank(t *testing.T) {
 	checkGone(t, pids)
 	if !strings.Contains(out.String(), "[rank 3] env RANK=3 LOCAL_RANK=3 WORLD_SIZE=4") {
 		t.Errorf("no [rank 3] line in the output:\n%s", out)
+	}
+}
+
+// TestRunMPICores: each rank of an MPI job may run on every core (mpirun
+// binds none) and gets GOMAXPROCS = CPUs / ranks; a rank bound to one
+// core would run its threads on that core alone.  Waiting ranks yield
+// (mpi_yield_when_idle 1) unless the job's environment says otherwise.
+func TestRunMPICores(t *testing.T) {
+	if _, err := exec.LookPath("mpirun"); err != nil && os.Getenv("DLBD_REQUIRE_MPI") != "1" {
+		t.Skip("mpirun not found")
+	}
+	for _, c := range []struct {
+		n     int
+		env   []string
+		yield string
+	}{
+		{1, nil, "1"},
+		{2, nil, "1"},
+		{2, []string{"OMPI_MCA_mpi_yield_when_idle=0"}, "0"},
+	} {
+		cfg, out, _ := helperCfg(t, c.n, dist.MPI, "cpus", c.env...)
+		if err := Run(context.Background(), cfg, os.Args[0], "-test.run=^$"); err != nil {
+			t.Fatalf("%d ranks: %v\n%s", c.n, err, out)
+		}
+		want := fmt.Sprintf("cpus %d gomaxprocs %d yield %q", runtime.NumCPU(), max(1, runtime.NumCPU()/c.n), c.yield)
+		for r := range c.n {
+			if line := fmt.Sprintf("[rank %d] %s", r, want); !strings.Contains(out.String(), line) {
+				t.Errorf("%d ranks, env %q: no line %q in the output:\n%s", c.n, c.env, line, out)
+			}
+		}
 	}
 }
 
