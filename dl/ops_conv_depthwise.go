@@ -122,10 +122,7 @@ func (g *convGeom) dwTaps(f func(r, oy, iy, x0, lo, hi int)) {
 // and output row.
 func dwForward[F float](y, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
-	offs := make([]int, kk)
-	for r := range offs {
-		offs[r] = g.tapOff(r)
-	}
+	offs := g.tapOffs()
 	return forEachThread(g.n*g.cout, func(p int) error {
 		if err := cancel.Err(); err != nil {
 			return err
@@ -155,6 +152,15 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 	})
 }
 
+// tapOffs returns the shifts of g's taps in a padded plane (tapOff).
+func (g *convGeom) tapOffs() []int {
+	offs := make([]int, g.kk())
+	for r := range offs {
+		offs[r] = g.tapOff(r)
+	}
+	return offs
+}
+
 // dwBackGeom returns, for a stride-1 g whose padding is less than the
 // window (ph ≤ (kH−1)·dH, pw ≤ (kW−1)·dW), the geometry of an output
 // plane padded by the window less the padding, gq, and the offsets in it
@@ -178,8 +184,9 @@ func (g *convGeom) dwBackGeom() (gq *convGeom, back []int) {
 
 // dwBackward computes the input gradient gx (one input plane per item,
 // summing over its filters) and the weight gradient gw (one filter per
-// item, summing over the samples in order, in float64), either nil when
-// not wanted.
+// item, summing over the samples in order in float64; with stride 1 in
+// float32, a plane's products are summed over groups of four output rows
+// in float32 first, vec.TapDots), either nil when not wanted.
 func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
 	if gx != nil {
@@ -224,6 +231,7 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	if gw == nil {
 		return nil
 	}
+	offs := g.tapOffs()
 	return forEachThread(g.cout, func(co int) error {
 		if err := cancel.Err(); err != nil {
 			return err
@@ -239,8 +247,12 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 			src := x[(n*g.c+co/og)*hw:][:hw]
 			gp := gy[(n*g.cout+co)*L:][:L]
 			if gwide != nil { // Σ_p gy(wide)[p]·xp[p + shift of tap r]
-				widen(gwide, gp, g)
 				xp := paddedPlane(xbuf, src, g)
+				if gf, ok := any(gp).([]float32); ok { // each output row against its taps' runs
+					vec.TapDots(acc, gf, g.wo, any(xp).([]float32), g.wp(), g.ho, g.wo, offs)
+					continue
+				}
+				widen(gwide, gp, g)
 				for r := range acc {
 					acc[r] += dotRow(gwide, xp[g.tapOff(r):][:len(gwide)])
 				}

@@ -1,6 +1,7 @@
 //go:build !dlbd_noasm
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // The loops of planes.go: the same work on rows rows of n floats, row r at
 // r·stride floats from the start (BatchNorm's planes of one channel across
@@ -28,16 +29,6 @@
 	MOVL  AX, BX; \
 	SHRL  $8, BX; \
 	KMOVW BX, K3
-
-// SUMLANES2: x0 = the sum of the 16 float64 lanes of za, zb.
-#define SUMLANES2(za, zb, ya, yb, xa, xb) \
-	VADDPD        zb, za, za; \
-	VEXTRACTF64X4 $1, za, yb; \
-	VADDPD        yb, ya, ya; \
-	VEXTRACTF128  $1, ya, xb; \
-	VADDPD        xb, xa, xa; \
-	VPERMILPD     $1, xa, xb; \
-	VADDSD        xb, xa, xa
 
 // ---- Σ x
 
@@ -92,7 +83,7 @@ sumnext:
 	JNZ  sumrow
 	VADDPD Z4, Z0, Z0
 	VADDPD Z5, Z1, Z1
-	SUMLANES2(Z0, Z1, Y0, Y1, X0, X1)
+	SUMLANES(Z0, Z1, Y0, Y1, X0, X1)
 	MOVSD  X0, ret+32(FP)
 	VZEROUPPER
 	RET
@@ -155,7 +146,7 @@ sqnext:
 	JNZ  sqrow
 	VADDPD Z4, Z0, Z0
 	VADDPD Z5, Z1, Z1
-	SUMLANES2(Z0, Z1, Y0, Y1, X0, X1)
+	SUMLANES(Z0, Z1, Y0, Y1, X0, X1)
 	MOVSD  X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -232,9 +223,9 @@ dotnext:
 	VADDPD Z5, Z1, Z1
 	VADDPD Z10, Z8, Z8
 	VADDPD Z11, Z9, Z9
-	SUMLANES2(Z0, Z1, Y0, Y1, X0, X1)
+	SUMLANES(Z0, Z1, Y0, Y1, X0, X1)
 	MOVSD  X0, s+40(FP)
-	SUMLANES2(Z8, Z9, Y8, Y9, X8, X9)
+	SUMLANES(Z8, Z9, Y8, Y9, X8, X9)
 	MOVSD  X8, sx+48(FP)
 	VZEROUPPER
 	RET

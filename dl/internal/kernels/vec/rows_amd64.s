@@ -1,6 +1,7 @@
 //go:build !dlbd_noasm
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // Row loops on float32 rows in float64 lanes: LayerNorm's (layernorm.go)
 // and the softmax gradient's (softmax.go):
@@ -9,17 +10,6 @@
 // Go's float32().  n > 0 is a multiple of 16.  The sums keep 16 lanes in
 // two vectors, the first for elements 16i..16i+7, the second for
 // 16i+8..16i+15, and SUMLANES adds them as sumLanes does.
-
-// SUMLANES(a, b): X(a) = sumLanes of the 16 lanes of Z(a), Z(b); Y/X
-// registers of b are scratch.
-#define SUMLANES(za, zb, ya, yb, xa, xb) \
-	VADDPD        zb, za, za \
-	VEXTRACTF64X4 $1, za, yb \
-	VADDPD        yb, ya, ya \
-	VEXTRACTF128  $1, ya, xb \
-	VADDPD        xb, xa, xa \
-	VPERMILPD     $1, xa, xb \
-	VADDSD        xb, xa, xa
 
 // func sum64AVX512(x *float32, n int) float64
 TEXT ·sum64AVX512(SB), NOSPLIT, $0-24

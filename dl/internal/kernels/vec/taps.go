@@ -16,7 +16,7 @@ import "fmt"
 // a stride is shorter than a row, or a slice is too short; rows or cols
 // of 0 is an empty loop.
 func TapRows(y []float32, ldy int, x []float32, ldx, rows, cols int, offs []int, w []float32) {
-	if !checkTaps("vec.TapRows", len(y), ldy, len(x), ldx, rows, cols, offs, len(w)) {
+	if !checkTaps("vec.TapRows", "y", "weights", len(y), ldy, len(x), ldx, rows, cols, offs, len(w)) {
 		return
 	}
 	if !tapRowsVec(y, ldy, x, ldx, rows, cols, offs, w) {
@@ -26,16 +26,49 @@ func TapRows(y []float32, ldy int, x []float32, ldx, rows, cols int, offs []int,
 
 // TapRows64 is TapRows on float64 (with no SIMD loop).
 func TapRows64(y []float64, ldy int, x []float64, ldx, rows, cols int, offs []int, w []float64) {
-	if checkTaps("vec.TapRows64", len(y), ldy, len(x), ldx, rows, cols, offs, len(w)) {
+	if checkTaps("vec.TapRows64", "y", "weights", len(y), ldy, len(x), ldx, rows, cols, offs, len(w)) {
 		tapRowsGo(y, ldy, x, ldx, rows, cols, offs, w)
 	}
 }
 
-// checkTaps panics if TapRows's arguments are inconsistent (op names the
-// function) and reports whether there is work to do.
-func checkTaps(op string, ny, ldy, nx, ldx, rows, cols int, offs []int, nw int) bool {
+// TapDots adds to acc[t] the sum over rows rows of cols floats of g (row
+// r at g[r·ldg:]) times x shifted by offs[t]:
+//
+//	acc[t] += Σ_r Σ_c g[r·ldg + c]·x[r·ldx + c + offs[t]]
+//
+// the weight gradient of a stride-1 convolution of one plane (g the
+// output gradient, x the padded input plane; TapRows is its forward).
+// The products and their sums over up to four rows are float32 (the
+// rows of a group in 16 lanes on AVX-512, in order without it), the rest
+// float64, so results agree with and without AVX-512 to float32 rounding
+// of a few terms.  It panics as TapRows does (len(acc) for len(w)).
+func TapDots(acc []float64, g []float32, ldg int, x []float32, ldx, rows, cols int, offs []int) {
+	if !checkTaps("vec.TapDots", "g", "sums", len(g), ldg, len(x), ldx, rows, cols, offs, len(acc)) {
+		return
+	}
+	if tapDotsVec(acc, g, ldg, x, ldx, rows, cols, offs) {
+		return
+	}
+	for t, o := range offs {
+		for r0 := 0; r0 < rows; r0 += 4 {
+			var s float32
+			for r := r0; r < min(r0+4, rows); r++ {
+				gr, xr := g[r*ldg:][:cols], x[r*ldx+o:][:cols]
+				for c, v := range gr {
+					s += v * xr[c]
+				}
+			}
+			acc[t] += float64(s)
+		}
+	}
+}
+
+// checkTaps panics if TapRows's or TapDots's arguments are inconsistent
+// (op names the function, yName its row slice, wName the slice of one
+// entry per tap) and reports whether there is work to do.
+func checkTaps(op, yName, wName string, ny, ldy, nx, ldx, rows, cols int, offs []int, nw int) bool {
 	if len(offs) != nw {
-		panic(fmt.Sprintf("%s: %d offsets for %d weights: give one offset per weight", op, len(offs), nw))
+		panic(fmt.Sprintf("%s: %d offsets for %d %s: give one offset per entry of %s", op, len(offs), nw, wName, wName))
 	}
 	if rows <= 0 || cols <= 0 || nw == 0 {
 		return false
@@ -48,10 +81,10 @@ func checkTaps(op string, ny, ldy, nx, ldx, rows, cols int, offs []int, nw int) 
 		top = max(top, o)
 	}
 	if ldy < cols || ldx < cols {
-		panic(fmt.Sprintf("%s: rows of %d floats with strides %d (y) and %d (x): a stride must be at least the row", op, cols, ldy, ldx))
+		panic(fmt.Sprintf("%s: rows of %d floats with strides %d (%s) and %d (x): a stride must be at least the row", op, cols, ldy, yName, ldx))
 	}
 	if need := (rows-1)*ldy + cols; ny < need {
-		panic(fmt.Sprintf("%s: y holds %d floats, %d rows of %d with stride %d need %d", op, ny, rows, cols, ldy, need))
+		panic(fmt.Sprintf("%s: %s holds %d floats, %d rows of %d with stride %d need %d", op, yName, ny, rows, cols, ldy, need))
 	}
 	if need := (rows-1)*ldx + cols + top; nx < need {
 		panic(fmt.Sprintf("%s: x holds %d floats, %d rows of %d with stride %d and offsets up to %d need %d", op, nx, rows, cols, ldx, top, need))

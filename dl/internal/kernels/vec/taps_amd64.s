@@ -1,6 +1,7 @@
 //go:build !dlbd_noasm
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // TapRows's loop.  Rows run in segments of 32 floats, two vectors whose
 // lanes past the row are masked off (K1, K2: a segment of n floats has
@@ -140,5 +141,119 @@ tap1:
 	JMP  row1
 
 done:
+	VZEROUPPER
+	RET
+
+// TapDots's loop: for each tap, the products of g and x at the tap's
+// offset, segment by segment (masked as TapRows's), summed in float32
+// over up to four rows (two pairs of accumulators, so that no sum waits
+// on the one before), then widened and added in float64 (Z14, Z15), and
+// Z14 + Z15's lanes added to acc[t].
+//
+// Registers: R12 acc's cursor, DX offs's, R14 taps left, DI g's row, SI
+// x's row at the tap's offset, R8/R9 ldg/ldx in bytes, R10 rows left,
+// R11 cols, BX the segment's first column, R13/AX g's and x's rows in
+// the segment.
+
+// WIDEN(z, y): Z14, Z15 += the low and high 8 lanes of z, in float64.
+#define WIDEN(z, y) \
+	VCVTPS2PD     y, Z4; \
+	VADDPD        Z4, Z14, Z14; \
+	VEXTRACTF64X4 $1, z, Y5; \
+	VCVTPS2PD     Y5, Z5; \
+	VADDPD        Z5, Z15, Z15
+
+// func tapDotsAVX512(acc *float64, grad *float32, ldg int, x *float32, ldx, rows, cols int, offs *int, taps int)
+TEXT ·tapDotsAVX512(SB), NOSPLIT, $0-72
+	MOVQ acc+0(FP), R12
+	MOVQ ldg+16(FP), R8
+	SHLQ $2, R8
+	MOVQ ldx+32(FP), R9
+	SHLQ $2, R9
+	MOVQ cols+48(FP), R11
+	MOVQ offs+56(FP), DX
+	MOVQ taps+64(FP), R14
+
+dtap:
+	MOVQ   grad+8(FP), DI
+	MOVQ   x+24(FP), SI
+	MOVQ   (DX), AX
+	LEAQ   (SI)(AX*4), SI
+	MOVQ   rows+40(FP), R10
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+dgroup4:
+	CMPQ R10, $4
+	JLT  dgroup1
+	XORQ BX, BX
+
+dseg4:
+	SEGMASKS
+	LEAQ        (DI)(BX*4), R13
+	LEAQ        (SI)(BX*4), AX
+	VMOVUPS.Z   (R13), K1, Z2
+	VMOVUPS.Z   64(R13), K2, Z3
+	VMULPS.Z    (AX), Z2, K1, Z0
+	VMULPS.Z    64(AX), Z3, K2, Z1
+	VMOVUPS.Z   (R13)(R8*1), K1, Z2
+	VMOVUPS.Z   64(R13)(R8*1), K2, Z3
+	VMULPS.Z    (AX)(R9*1), Z2, K1, Z6
+	VMULPS.Z    64(AX)(R9*1), Z3, K2, Z7
+	LEAQ        (R13)(R8*2), R13
+	LEAQ        (AX)(R9*2), AX
+	VMOVUPS.Z   (R13), K1, Z2
+	VMOVUPS.Z   64(R13), K2, Z3
+	VFMADD231PS (AX), Z2, K1, Z0
+	VFMADD231PS 64(AX), Z3, K2, Z1
+	VMOVUPS.Z   (R13)(R8*1), K1, Z2
+	VMOVUPS.Z   64(R13)(R8*1), K2, Z3
+	VFMADD231PS (AX)(R9*1), Z2, K1, Z6
+	VFMADD231PS 64(AX)(R9*1), Z3, K2, Z7
+	VADDPS      Z6, Z0, Z0
+	VADDPS      Z7, Z1, Z1
+	WIDEN(Z0, Y0)
+	WIDEN(Z1, Y1)
+	ADDQ        $32, BX
+	CMPQ        BX, R11
+	JLT         dseg4
+
+	LEAQ (DI)(R8*4), DI
+	LEAQ (SI)(R9*4), SI
+	SUBQ $4, R10
+	JMP  dgroup4
+
+dgroup1:
+	TESTQ R10, R10
+	JZ    dtapdone
+	XORQ  BX, BX
+
+dseg1:
+	SEGMASKS
+	LEAQ      (DI)(BX*4), R13
+	LEAQ      (SI)(BX*4), AX
+	VMOVUPS.Z (R13), K1, Z2
+	VMOVUPS.Z 64(R13), K2, Z3
+	VMULPS.Z  (AX), Z2, K1, Z0
+	VMULPS.Z  64(AX), Z3, K2, Z1
+	WIDEN(Z0, Y0)
+	WIDEN(Z1, Y1)
+	ADDQ      $32, BX
+	CMPQ      BX, R11
+	JLT       dseg1
+
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ R10
+	JMP  dgroup1
+
+dtapdone:
+	SUMLANES(Z14, Z15, Y14, Y15, X14, X15)
+	VADDSD (R12), X14, X14
+	VMOVSD X14, (R12)
+	ADDQ   $8, R12
+	ADDQ   $8, DX
+	DECQ   R14
+	JNZ    dtap
 	VZEROUPPER
 	RET

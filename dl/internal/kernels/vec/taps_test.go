@@ -95,3 +95,57 @@ func TestTapRowsBadInput(t *testing.T) {
 		}()
 	}
 }
+
+func TestTapDots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct{ rows, cols, ldg, ldx, taps int }{
+		{28, 28, 28, 30, 9}, // a 3×3 depthwise layer's weight gradient on 28×28 planes
+		{7, 7, 7, 9, 9},     // 7×7 planes
+		{3, 1, 1, 3, 9},     // one column, one row group short
+		{5, 32, 33, 34, 4},  // a whole segment, 4 + 1 rows
+		{9, 33, 40, 35, 25}, // a segment and one float
+		{2, 70, 70, 74, 49}, // three segments, 7×7 taps
+		{6, 17, 20, 19, 2},  // a vector and one float
+	} {
+		offs := make([]int, tc.taps)
+		for i := range offs {
+			offs[i] = rng.IntN(3*tc.ldx + 3)
+		}
+		top := 0
+		for _, o := range offs {
+			top = max(top, o)
+		}
+		g := make([]float32, (tc.rows-1)*tc.ldg+tc.cols)
+		x := make([]float32, (tc.rows-1)*tc.ldx+tc.cols+top)
+		for i := range g {
+			g[i] = float32(rng.NormFloat64())
+		}
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+		acc := make([]float64, tc.taps)
+		for i := range acc {
+			acc[i] = float64(i) // TapDots adds to what acc holds
+		}
+		TapDots(acc, g, tc.ldg, x, tc.ldx, tc.rows, tc.cols, offs)
+		for ti, o := range offs {
+			want, mag := float64(ti), 0.0
+			for r := range tc.rows {
+				for c := range tc.cols {
+					p := float64(g[r*tc.ldg+c]) * float64(x[r*tc.ldx+c+o])
+					want += p
+					mag += math.Abs(p)
+				}
+			}
+			if d := math.Abs(acc[ti] - want); d > 1e-6*(mag+1) {
+				t.Fatalf("%+v: tap %d: %g, want %g", tc, ti, acc[ti], want)
+			}
+		}
+	}
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "vec.TapDots: 1 offsets for 2 sums") {
+			t.Errorf("TapDots with 2 sums and 1 offset: panic %q", r)
+		}
+	}()
+	TapDots(make([]float64, 2), make([]float32, 4), 4, make([]float32, 4), 4, 1, 4, []int{0})
+}

@@ -75,3 +75,7 @@ func affine2RowsVec(dst, x, y []float32, n, rows, stride int, a, b, c float32) b
 func tapRowsVec(y []float32, ldy int, x []float32, ldx, rows, cols int, offs []int, w []float32) bool {
 	return false
 }
+
+func tapDotsVec(acc []float64, g []float32, ldg int, x []float32, ldx, rows, cols int, offs []int) bool {
+	return false
+}
