@@ -63,3 +63,19 @@ func ExampleCatch() {
 	// true
 	// dl: MatMul: shape mismatch: cannot multiply [2 3] by [4 5]: inner dimensions 3 and 4 differ; the last axis of a must match the second-to-last of b (transpose or reshape an operand)
 }
+
+// A tensor dropped without Release is freed by the garbage collector at a
+// moment nobody controls; CollectGarbage frees such tensors before a
+// memory measurement, so that the measurement sees only what it measures.
+func ExampleCollectGarbage() {
+	dev := dl.Sim(1)
+	dl.CollectGarbage()
+	before := dl.MemoryStats(dev).Allocated
+	_ = dl.Options{Device: dev}.Ones(256, 256) // 256 KiB, dropped without Release
+	fmt.Println("dropped:", dl.FormatBytes(dl.MemoryStats(dev).Allocated-before))
+	dl.CollectGarbage()
+	fmt.Println("after CollectGarbage:", dl.FormatBytes(dl.MemoryStats(dev).Allocated-before))
+	// Output:
+	// dropped: 256.00 KiB
+	// after CollectGarbage: 0 bytes
+}
