@@ -20,8 +20,8 @@ import (
 // them too (Wp/Wo more columns; a 3×3 kernel with padding 1 on 14×14
 // planes: 16/14) and they are dropped when the wide output is copied into
 // the result (narrowAdd); in backward the wide output gradient holds zeros
-// there, so they add nothing.  The same shifts make the depthwise kernel
-// kH·kW long axpys per plane.  (Unpadded planes are used in place.)
+// there, so they add nothing.  The same shifts give the depthwise kernel
+// its taps (vec.TapRows, vec.TapDots).  (Unpadded planes are used in place.)
 
 // convWide selects the wide layout for stride-1 convolutions (tests turn
 // it off to compare with the row-by-row im2col).
