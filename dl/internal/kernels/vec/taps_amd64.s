@@ -46,6 +46,32 @@
 	DECQ CX; \
 	JNZ  label
 
+// NEXTSEG: on to the row's next segment (label) while columns are left.
+#define NEXTSEG(label) \
+	ADDQ $32, BX; \
+	CMPQ BX, R11; \
+	JLT  label
+
+// NEXTROWS4 / NEXTROW: four rows, or one, further in both slices; back
+// to label.
+#define NEXTROWS4(label) \
+	LEAQ (DI)(R8*4), DI; \
+	LEAQ (SI)(R9*4), SI; \
+	SUBQ $4, R10; \
+	JMP  label
+
+#define NEXTROW(label) \
+	ADDQ R8, DI; \
+	ADDQ R9, SI; \
+	DECQ R10; \
+	JMP  label
+
+// FIRSTSEG: to done when no row is left, else BX at the first column.
+#define FIRSTSEG(done) \
+	TESTQ R10, R10; \
+	JZ    done; \
+	XORQ  BX, BX
+
 // func tapRowsAVX512(y *float32, ldy int, x *float32, ldx, rows, cols int, offs *int, w *float32, taps int)
 TEXT ·tapRowsAVX512(SB), NOSPLIT, $0-72
 	MOVQ y+0(FP), DI
@@ -102,19 +128,12 @@ tap4:
 	VMOVUPS Z5, K2, 64(R13)
 	VMOVUPS Z6, K1, (R13)(R8*1)
 	VMOVUPS Z7, K2, 64(R13)(R8*1)
-	ADDQ    $32, BX
-	CMPQ    BX, R11
-	JLT     seg4
+	NEXTSEG(seg4)
 
-	LEAQ (DI)(R8*4), DI
-	LEAQ (SI)(R9*4), SI
-	SUBQ $4, R10
-	JMP  rows4
+	NEXTROWS4(rows4)
 
 row1:
-	TESTQ R10, R10
-	JZ    done
-	XORQ  BX, BX
+	FIRSTSEG(done)
 
 seg1:
 	SEGMASKS
@@ -131,14 +150,9 @@ tap1:
 
 	VMOVUPS Z0, K1, (DI)(BX*4)
 	VMOVUPS Z1, K2, 64(DI)(BX*4)
-	ADDQ    $32, BX
-	CMPQ    BX, R11
-	JLT     seg1
+	NEXTSEG(seg1)
 
-	ADDQ R8, DI
-	ADDQ R9, SI
-	DECQ R10
-	JMP  row1
+	NEXTROW(row1)
 
 done:
 	VZEROUPPER
@@ -162,6 +176,17 @@ done:
 	VEXTRACTF64X4 $1, z, Y5; \
 	VCVTPS2PD     Y5, Z5; \
 	VADDPD        Z5, Z15, Z15
+
+// DSEGSTART: the segment's masks, R13/AX at its first row of g and x,
+// and Z0, Z1 that row's products.
+#define DSEGSTART \
+	SEGMASKS; \
+	LEAQ      (DI)(BX*4), R13; \
+	LEAQ      (SI)(BX*4), AX; \
+	VMOVUPS.Z (R13), K1, Z2; \
+	VMOVUPS.Z 64(R13), K2, Z3; \
+	VMULPS.Z  (AX), Z2, K1, Z0; \
+	VMULPS.Z  64(AX), Z3, K2, Z1
 
 // func tapDotsAVX512(acc *float64, grad *float32, ldg int, x *float32, ldx, rows, cols int, offs *int, taps int)
 TEXT ·tapDotsAVX512(SB), NOSPLIT, $0-72
@@ -189,13 +214,7 @@ dgroup4:
 	XORQ BX, BX
 
 dseg4:
-	SEGMASKS
-	LEAQ        (DI)(BX*4), R13
-	LEAQ        (SI)(BX*4), AX
-	VMOVUPS.Z   (R13), K1, Z2
-	VMOVUPS.Z   64(R13), K2, Z3
-	VMULPS.Z    (AX), Z2, K1, Z0
-	VMULPS.Z    64(AX), Z3, K2, Z1
+	DSEGSTART
 	VMOVUPS.Z   (R13)(R8*1), K1, Z2
 	VMOVUPS.Z   64(R13)(R8*1), K2, Z3
 	VMULPS.Z    (AX)(R9*1), Z2, K1, Z6
@@ -214,38 +233,20 @@ dseg4:
 	VADDPS      Z7, Z1, Z1
 	WIDEN(Z0, Y0)
 	WIDEN(Z1, Y1)
-	ADDQ        $32, BX
-	CMPQ        BX, R11
-	JLT         dseg4
+	NEXTSEG(dseg4)
 
-	LEAQ (DI)(R8*4), DI
-	LEAQ (SI)(R9*4), SI
-	SUBQ $4, R10
-	JMP  dgroup4
+	NEXTROWS4(dgroup4)
 
 dgroup1:
-	TESTQ R10, R10
-	JZ    dtapdone
-	XORQ  BX, BX
+	FIRSTSEG(dtapdone)
 
 dseg1:
-	SEGMASKS
-	LEAQ      (DI)(BX*4), R13
-	LEAQ      (SI)(BX*4), AX
-	VMOVUPS.Z (R13), K1, Z2
-	VMOVUPS.Z 64(R13), K2, Z3
-	VMULPS.Z  (AX), Z2, K1, Z0
-	VMULPS.Z  64(AX), Z3, K2, Z1
+	DSEGSTART
 	WIDEN(Z0, Y0)
 	WIDEN(Z1, Y1)
-	ADDQ      $32, BX
-	CMPQ      BX, R11
-	JLT       dseg1
+	NEXTSEG(dseg1)
 
-	ADDQ R8, DI
-	ADDQ R9, SI
-	DECQ R10
-	JMP  dgroup1
+	NEXTROW(dgroup1)
 
 dtapdone:
 	SUMLANES(Z14, Z15, Y14, Y15, X14, X15)
