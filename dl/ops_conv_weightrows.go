@@ -48,11 +48,13 @@ func newWeightRows(g *convGeom, per int) *weightRows {
 		return f32.NewRowsGemmNT(ck, g.cout, rows)
 	}
 	w := &weightRows{full: colRows(per)}
-	if r := g.n % per; r != 0 { // the last segment is shorter
-		w.rem = colRows(r)
-	}
-	if w.full == nil || (g.n%per != 0 && w.rem == nil) {
+	if w.full == nil {
 		return nil
+	}
+	if r := g.n % per; r != 0 { // the last segment is shorter
+		if w.rem = colRows(r); w.rem == nil {
+			return nil
+		}
 	}
 	return w
 }

@@ -172,7 +172,10 @@ func (p *Pipeline) PeakMicroBatches() int { return p.peak }
 // backward), and the peak allocation during the step above what was
 // allocated when it began. Their ratio is how many micro-batches' worth of
 // activations the stage held at its peak (plus the transient buffers of
-// one backward). Step resets the device's peak statistic.
+// one backward). Step resets the device's peak statistic. Tensors dropped
+// without Release before the step (other models on the same device) that
+// the garbage collector frees during it lower both figures: call
+// dl.CollectGarbage before a Step that is measured.
 func (p *Pipeline) ActivationBytes() (perMicroBatch, peak int64) { return p.actMB, p.actMax }
 
 // forward runs micro-batch i through the stage and sends the output on.

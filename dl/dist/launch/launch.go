@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +78,15 @@ func (c *Config) defaults() error {
 		c.Env = append(c.Env[:len(c.Env):len(c.Env)], "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/c.NProcPerNode)))
 	}
 	return nil
+}
+
+// hasEnv reports whether key is set in the launcher's environment or in env
+// (KEY=VALUE entries).
+func hasEnv(key string, env []string) bool {
+	if _, ok := os.LookupEnv(key); ok {
+		return true
+	}
+	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 }
 
 // WorldSize returns NNodes × NProcPerNode.

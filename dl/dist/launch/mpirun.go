@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,15 +20,6 @@ import (
 
 // yieldEnv is the environment variable of Open MPI's mpi_yield_when_idle.
 const yieldEnv = "OMPI_MCA_mpi_yield_when_idle"
-
-// hasEnv reports whether key is set in the launcher's environment or in env
-// (KEY=VALUE entries).
-func hasEnv(key string, env []string) bool {
-	if _, ok := os.LookupEnv(key); ok {
-		return true
-	}
-	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
-}
 
 // runMPI runs the job under mpirun, which starts and watches the ranks:
 // when one dies or calls MPI_Abort, mpirun kills the others and says which

@@ -46,9 +46,13 @@ func TapDots(acc []float64, g []float32, ldg int, x []float32, ldx, rows, cols i
 	if !checkTaps("vec.TapDots", "g", "sums", len(g), ldg, len(x), ldx, rows, cols, offs, len(acc)) {
 		return
 	}
-	if tapDotsVec(acc, g, ldg, x, ldx, rows, cols, offs) {
-		return
+	if !tapDotsVec(acc, g, ldg, x, ldx, rows, cols, offs) {
+		tapDotsGo(acc, g, ldg, x, ldx, rows, cols, offs)
 	}
+}
+
+// tapDotsGo is TapDots's loop without SIMD.
+func tapDotsGo(acc []float64, g []float32, ldg int, x []float32, ldx, rows, cols int, offs []int) {
 	for t, o := range offs {
 		for r0 := 0; r0 < rows; r0 += 4 {
 			var s float32
