@@ -19,8 +19,8 @@ import (
 // collective: 2 latencies (µs on one machine), small next to the MiB
 // buffers of DDP.
 
-// checkNet is how the check's words travel: MPI point-to-point, or the
-// launcher's rendezvous store for NCCL.
+// checkNet is how the check's words travel: MPI point-to-point, the tcp
+// backend's connections, or the launcher's rendezvous store for NCCL.
 type checkNet interface {
 	toRoot(seq int64, words []int64) (waiter, error)
 	fromRoot(seq int64, words []int64) (waiter, error)
@@ -182,12 +182,37 @@ func (k *checker) leaf(r *Rank, mine, verdict []int64) error {
 	return err
 }
 
+// sleeper is a waiter that can sleep until its transfer is done or
+// deadline (zero: none) passes, instead of being polled.
+type sleeper interface {
+	wait(deadline time.Time) (bool, error)
+}
+
 // pollAll polls the waiters (nil entries count as done) until all are
 // done or timeout (0: none) passes; it reports which are done. It yields
 // first, then sleeps a little longer each round, up to a millisecond.
+// Waiters that are all sleepers are waited for in turn instead.
 func pollAll(ws []waiter, timeout time.Duration) ([]bool, error) {
 	done := make([]bool, len(ws))
 	start := time.Now()
+	if allSleepers(ws) {
+		var deadline time.Time
+		if timeout > 0 {
+			deadline = start.Add(timeout)
+		}
+		for q, w := range ws {
+			if w == nil {
+				done[q] = true
+				continue
+			}
+			ok, err := w.(sleeper).wait(deadline)
+			if err != nil {
+				return done, err
+			}
+			done[q] = ok
+		}
+		return done, nil
+	}
 	for i := 0; ; i++ {
 		all := true
 		for q, w := range ws {
@@ -214,4 +239,13 @@ func pollAll(ws []waiter, timeout time.Duration) ([]bool, error) {
 			time.Sleep(min(time.Duration(i-99)*10*time.Microsecond, time.Millisecond))
 		}
 	}
+}
+
+func allSleepers(ws []waiter) bool {
+	for _, w := range ws {
+		if _, ok := w.(sleeper); w != nil && !ok {
+			return false
+		}
+	}
+	return true
 }

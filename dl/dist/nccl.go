@@ -221,7 +221,7 @@ func (b *ncclBackend) split(c *call, color, key int) (backend, []int, error) {
 }
 
 // storeCheckNet carries the check's words through the launcher's store
-// (the nccl and tcp backends): rank q of group name posts its descriptor
+// (the nccl backend): rank q of group name posts its descriptor
 // under chk/name/seq/q, rank 0 its verdicts under vrd/name/seq/q.
 type storeCheckNet struct {
 	kv   *store.Client

@@ -22,9 +22,8 @@ import (
 // rendezvous store: each listens on a TCP port of its node's address
 // (TCPAddrEnv, else the address its node uses to reach MASTER_ADDR),
 // publishes host:port under tcp-addr/<rank>, and every pair of ranks
-// connects once (tcpmesh.go). The call check goes through the store, as
-// on the nccl backend (check.go, storeCheckNet); the data goes over the
-// connections:
+// connects once (tcpmesh.go). The call check (check.go) and the data go
+// over the connections:
 //
 //   - AllReduce: ring reduce-scatter then ring all-gather (2(n-1) steps,
 //     each rank sending 2(n-1)/n·S bytes: bandwidth-optimal, what NCCL and
@@ -107,56 +106,8 @@ func newTCPBackend(m *tcpMesh, kv *store.Client, name string, me int, members []
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	b := &tcpBackend{mesh: m, kv: kv, name: name, tag: h.Sum64(), n: len(members), me: me, members: members, cfg: cfg}
-	b.chk = checker{net: tcpCheckNet{storeCheckNet{kv: kv, name: name, me: me}, b}, n: b.n, me: me, timeout: cfg.timeout()}
+	b.chk = checker{net: tcpCheckNet{b}, n: b.n, me: me, timeout: cfg.timeout()}
 	return b
-}
-
-// tcpCheckNet is the store's check (as on nccl) that also watches the
-// connection to the rank whose words it waits for: a leaf waiting for the
-// verdict of rank 0, or rank 0 for the descriptor of a leaf, that died
-// meanwhile fails at once, naming it, instead of after the timeout. (Only
-// that rank: another one may finish its part of a collective and exit
-// before rank 0 has posted every verdict.)
-type tcpCheckNet struct {
-	storeCheckNet
-	b *tcpBackend
-}
-
-func (t tcpCheckNet) fromRoot(seq int64, w []int64) (waiter, error) {
-	sw, err := t.storeCheckNet.fromRoot(seq, w)
-	return tcpWaiter{sw, t.b, seq, 0}, err
-}
-
-func (t tcpCheckNet) fromRank(seq int64, q int, w []int64) (waiter, error) {
-	sw, err := t.storeCheckNet.fromRank(seq, q, w)
-	return tcpWaiter{sw, t.b, seq, q}, err
-}
-
-// tcpWaiter is a store waiter for group rank q's words that fails when
-// q's connection has ended without them.
-type tcpWaiter struct {
-	waiter
-	b   *tcpBackend
-	seq int64
-	q   int
-}
-
-func (w tcpWaiter) done() (bool, error) {
-	if ok, err := w.waiter.done(); ok || err != nil {
-		return ok, err
-	}
-	p := w.b.peer(w.q)
-	p.mu.Lock()
-	err := p.err
-	p.mu.Unlock()
-	if err == nil {
-		return false, nil
-	}
-	// q posts its words before it can end normally: look once more.
-	if ok, serr := w.waiter.done(); ok || serr != nil {
-		return ok, serr
-	}
-	return false, w.b.peerErr("the call check", w.seq, w.q, err)
 }
 
 // tcpListenHost is the address this rank listens on: $DLBD_TCP_ADDR, else
@@ -179,11 +130,13 @@ func tcpListenHost(master, port string) (string, error) {
 	return c.LocalAddr().(*net.UDPAddr).IP.String(), nil
 }
 
-// The frames' kinds: collective data, and point-to-point messages.
+// The frames' kinds: collective data, point-to-point messages, the
+// call check's words.
 const (
 	tcpColl uint8 = iota
 	tcpP2P
 	tcpAbort // the sender aborts; the payload is its cause
+	tcpCheck
 )
 
 func (b *tcpBackend) check(r *Rank, d desc) (int64, error) { return b.chk.check(r, d) }

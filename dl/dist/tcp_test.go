@@ -2,6 +2,7 @@ package dist
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -373,4 +374,64 @@ func unevenOf[T Float](r *Rank) error {
 		}
 	}
 	return nil
+}
+
+// TestTCPCheckWaiter: the check's frames over one connection (a pipe):
+// a wait gives up at its deadline, skips the frames of earlier calls,
+// refuses a frame of the wrong length, and names a peer whose connection
+// ends.
+func TestTCPCheckWaiter(t *testing.T) {
+	mine, theirs := net.Pipe()
+	m := &tcpMesh{me: 0}
+	p := newTCPPeer(1, "pipe:1", mine)
+	m.peers = []*tcpPeer{nil, p}
+	m.readers.Add(1)
+	go func() { defer m.readers.Done(); p.readLoop(m) }()
+	them := newTCPPeer(0, "pipe:0", theirs)
+	defer func() {
+		theirs.Close()
+		m.readers.Wait()
+	}()
+	b := &tcpBackend{mesh: m, name: "world", tag: 7, n: 2, me: 0, members: []int{0, 1}}
+	net1 := tcpCheckNet{b}
+	send := func(seq int64, words ...int64) {
+		t.Helper()
+		var data []byte
+		for _, w := range words {
+			data = binary.LittleEndian.AppendUint64(data, uint64(w))
+		}
+		if err := them.write(tcpKey{7, tcpCheck}, seq, 8, data, time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	into := make([]int64, 3)
+	w, _ := net1.fromRank(1, 1, into)
+	start := time.Now()
+	if ok, err := w.(sleeper).wait(start.Add(30 * time.Millisecond)); ok || err != nil {
+		t.Fatalf("wait with nothing sent = %v, %v; want false, nil", ok, err)
+	}
+	if d := time.Since(start); d < 30*time.Millisecond {
+		t.Errorf("wait returned after %v, before its deadline", d)
+	}
+
+	send(0, 9, 9, 9) // a late frame of call 0, whose check gave up on it
+	send(1, 4, 5, 6)
+	if ok, err := w.(sleeper).wait(time.Time{}); !ok || err != nil || !slices.Equal(into, []int64{4, 5, 6}) {
+		t.Fatalf("wait = %v, %v, words %v; want true, nil, [4 5 6]", ok, err, into)
+	}
+
+	send(2, 1, 2)
+	w, _ = net1.fromRank(2, 1, into)
+	if _, err := w.(sleeper).wait(time.Time{}); err == nil || !strings.Contains(err.Error(), "got frame #2 of 16 bytes from rank 1, want 24 bytes") {
+		t.Errorf("a frame of 2 words for 3: err = %v", err)
+	}
+
+	w, _ = net1.fromRank(3, 1, into)
+	theirs.Close()
+	_, err := w.(sleeper).wait(time.Time{})
+	var lost *TCPPeerError
+	if !errors.As(err, &lost) || lost.Rank != 1 || lost.Call != "the call check #3" {
+		t.Errorf("wait on a closed connection: err = %v; want a *TCPPeerError naming rank 1 and the call check #3", err)
+	}
 }

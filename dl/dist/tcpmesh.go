@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"strconv"
 	"sync"
@@ -328,10 +329,25 @@ func (p *tcpPeer) fail(err error) {
 // limit). Frames that arrived before the connection ended are delivered
 // first.
 func (p *tcpPeer) read(k tcpKey, timeout time.Duration) (tcpFrame, error) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	return p.await(k, math.MinInt64, deadline)
+}
+
+// await returns the next frame of k numbered from seq on, dropping the
+// older ones (words of a call whose check gave up on them), and waits
+// until deadline at the latest (zero: no limit; past: it looks once).
+func (p *tcpPeer) await(k tcpKey, seq int64, deadline time.Time) (tcpFrame, error) {
 	var expire <-chan time.Time
 	for {
 		p.mu.Lock()
 		b := p.box(k)
+		for len(b.q) > 0 && b.q[0].seq < seq {
+			b.q[0] = tcpFrame{}
+			b.q = b.q[1:]
+		}
 		if len(b.q) > 0 {
 			f := b.q[0]
 			b.q[0] = tcpFrame{}
@@ -344,8 +360,12 @@ func (p *tcpPeer) read(k tcpKey, timeout time.Duration) (tcpFrame, error) {
 		if err != nil {
 			return tcpFrame{}, err
 		}
-		if expire == nil && timeout > 0 {
-			t := time.NewTimer(timeout)
+		if expire == nil && !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return tcpFrame{}, errTCPTimeout
+			}
+			t := time.NewTimer(left)
 			defer t.Stop()
 			expire = t.C
 		}
