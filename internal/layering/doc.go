@@ -6,7 +6,7 @@
 // Imports point down (STYLE.md rule 1). From the bottom up:
 //
 //   - internal/ and facts/: shared leaves (atomic files, the checkout, cited data);
-//   - dl/: tensors and training; dl itself imports only dl/internal;
+//   - dl/: tensors and training; dl itself imports only dl/internal and internal/cpuload;
 //   - bigdata/ (which feeds dl) and viz/ (which draws for any mode and engine);
 //   - kernel/: the notebook layer, free to import everything below it.
 //

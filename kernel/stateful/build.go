@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -21,9 +22,9 @@ import (
 // (killing the go command alone left them running after a shutdown). A
 // build outlives a killed kernel only until it ends; it is not given to
 // the guard, whose list would grow by one group a cell.
-func (s *Session) goRun(ctx context.Context, dir string, args ...string) ([]byte, error) {
+func (s *Session) goRun(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir, cmd.Env = dir, s.goEnv()
+	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -41,8 +42,13 @@ func (e *buildError) Error() string { return e.out }
 // -ldflags="-s -w" leaves out the symbol table and DWARF, which stack
 // traces (pclntab) and plugin.Open (the dynamic symbols) do not need: a
 // trivial cell's plugin is 3.3 MB (3.9 MB with -w alone) and links a little faster.
-func (s *Session) goBuildPlugin(ctx context.Context, so, mainDir string) error {
-	out, err := s.goRun(ctx, mainDir, "build", "-buildmode=plugin", "-ldflags=-s -w", "-o", so, ".")
+// procs > 0 sets the go command's GOMAXPROCS (buildCores).
+func (s *Session) goBuildPlugin(ctx context.Context, so, mainDir string, procs int) error {
+	env := s.goEnv()
+	if procs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(procs))
+	}
+	out, err := s.goRun(ctx, mainDir, env, "build", "-buildmode=plugin", "-ldflags=-s -w", "-o", so, ".")
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -107,7 +113,15 @@ func (s *Session) build(ctx context.Context, o *compose.Output) (string, *Result
 			return "", &r
 		}
 	}
-	if err := s.goBuildPlugin(ctx, so, mainDir); err != nil {
+	host := 0
+	if s.h != nil {
+		host = s.h.p.Pid()
+	}
+	procs := s.cores.procs(host)
+	if procs > 0 && s.o.Trace {
+		fmt.Fprintf(s.o.Log, "dlbd stateful: Cell [%d]: other programs use %.1f cores: its build runs with GOMAXPROCS=%d\n", o.Pkg.Num, s.cores.others, procs)
+	}
+	if err := s.goBuildPlugin(ctx, so, mainDir, procs); err != nil {
 		r := buildFailed(o.Pkg.Num, err)
 		return "", &r
 	}

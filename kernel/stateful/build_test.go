@@ -51,7 +51,7 @@ func TestGoRunCancelKillsItsCompilers(t *testing.T) {
 	s := &Session{o: Options{Env: append(os.Environ(), "GOCACHE="+t.TempDir(), "TMPDIR="+work, "GOFLAGS=")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(1500*time.Millisecond, cancel)
-	if _, err := s.goRun(ctx, repo, "build", "-a", "-o", filepath.Join(t.TempDir(), "host"), hostPackage); err == nil {
+	if _, err := s.goRun(ctx, repo, s.goEnv(), "build", "-a", "-o", filepath.Join(t.TempDir(), "host"), hostPackage); err == nil {
 		t.Fatal("the build ended before it was cancelled; want a build that takes longer")
 	}
 	time.Sleep(200 * time.Millisecond)

@@ -97,7 +97,7 @@ func (s *Session) buildHost(ctx context.Context) (string, error) {
 	// -buildvcs=false: the checkout's git state (a commit, a new file) must
 	// not make a new program out of the same source, which would start the
 	// session over and lose its values.
-	if out, err := s.goRun(ctx, s.dir, "build", "-buildvcs=false", "-o", shared, hostPackage); err != nil {
+	if out, err := s.goRun(ctx, s.dir, s.goEnv(), "build", "-buildvcs=false", "-o", shared, hostPackage); err != nil {
 		return "", fmt.Errorf("stateful: build the session's host program (go build %s): %v\n%s", hostPackage, err, strings.TrimSpace(string(out)))
 	}
 	os.Remove(bin)

@@ -116,6 +116,8 @@ type Session struct {
 	env  map[string]string // %env settings, applied to new hosts and shells
 
 	comp completer // Complete and Inspect (complete.go)
+
+	cores *buildCores // the cores of the cells' builds; guarded by mu
 }
 
 // sinkBox holds the Output of the cell that is running (or ran last):
@@ -175,7 +177,7 @@ func newSession(o Options, fingerprint func(repo string) string) (*Session, erro
 		return nil, fmt.Errorf("stateful: make the session directory: %w", err)
 	}
 	o.Guard.Dir(dir)
-	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}, fingerprint: fingerprint}
+	s := &Session{o: o, dir: dir, fset: token.NewFileSet(), ready: make(chan struct{}), used: map[string]bool{}, env: map[string]string{}, fingerprint: fingerprint, cores: newBuildCores(o.Env)}
 	if err := s.writeWorkspace(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dlbd/dlbd/internal/cpuload"
 )
 
 // Dynamic threads, like OpenMP's OMP_DYNAMIC: parallel calls get only the
@@ -14,15 +16,15 @@ import (
 // dl/nn's Transformer (d=512, T=128) beside a busy loop on the 2-core
 // machine took 36-39 ms on 2 threads and 27 ms on 1; with dynamic threads
 // 29 ms.  A background goroutine estimates the cores other processes use:
-// the busy time of the CPUs this process may run on (/proc/stat) less this
-// process's (getrusage), over the wall time, smoothed (see loadEstimate);
-// a core counts as taken from 0.8 of one.  On by default;
-// DLBD_DYNAMIC_THREADS=0 turns it off (the tests do, so that a busy CI
+// the busy time of the CPUs this process may run on less this process's
+// (internal/cpuload), over the wall time, smoothed (see loadEstimate); a
+// core counts as taken from 0.8 of one (cpuload.Free).  On by default;
+// DLBD_DYNAMIC_THREADS=0 (cpuload.DynamicEnv) turns it off (the tests do, so that a busy CI
 // machine still runs their 2-thread cases on 2 threads).  Results never
 // depend on the number of threads, only the speed does.
 var dynamicThreads atomic.Bool
 
-func init() { dynamicThreads.Store(os.Getenv("DLBD_DYNAMIC_THREADS") != "0") }
+func init() { dynamicThreads.Store(os.Getenv(cpuload.DynamicEnv) != "0") }
 
 // SetDynamic turns dynamic threads on or off for every kernel set and
 // returns the previous setting, for a caller to restore.
@@ -41,33 +43,31 @@ func freeCores(cores int) int {
 }
 
 // freeOf is freeCores for an estimate of other processes' cores in
-// sixteenths: a core counts as taken from 0.8 of one (13/16).
+// sixteenths.
 func freeOf(cores int, othersX16 int32) int {
-	return max(1, cores-int((othersX16+3)/16))
+	return cpuload.Free(cores, float64(othersX16)/16)
 }
 
 // sample keeps others up to date: every tick of the estimate, the CPU
 // time other processes used over the wall time.
 func sample() {
-	hz := 100.0 // USER_HZ, the unit of /proc/stat: 100 on every Linux architecture Go supports
-	allowed := affinity()
-	lastBusy, ok := machineBusy(allowed)
-	if !ok { // no /proc/stat: every core stays available
+	m := cpuload.NewMachine()
+	lastBusy, ok := m.Busy()
+	if !ok { // nothing to read: every core stays available
 		return
 	}
-	lastOwn := ownCPU()
+	lastOwn := cpuload.Self(false)
 	last := time.Now()
 	var e loadEstimate
 	tick := quickTick
 	for {
 		time.Sleep(tick)
-		busy, okB := machineBusy(allowed)
-		own := ownCPU()
+		busy, okB := m.Busy()
+		own := cpuload.Self(false)
 		now := time.Now()
 		if ok && okB {
-			otherSec := float64(busy-lastBusy)/hz - (own - lastOwn)
 			var avg float64
-			avg, tick = e.update(max(otherSec/now.Sub(last).Seconds(), 0))
+			avg, tick = e.update(cpuload.Others(lastBusy, busy, lastOwn, own, now.Sub(last)))
 			others.Store(int32(avg * 16))
 		}
 		lastBusy, lastOwn, last, ok = busy, own, now, okB

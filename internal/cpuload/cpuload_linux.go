@@ -1,17 +1,17 @@
-package gemm
+package cpuload
 
 import (
 	"bytes"
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// machineBusy returns the jiffies that the CPUs this process may run on
-// (allowed, from affinity; nil: all) spent not idle, from /proc/stat (see
-// busyOf).
+// machineBusy returns the jiffies that the allowed CPUs (nil: all) spent
+// not idle, from /proc/stat (see busyOf).
 func machineBusy(allowed map[int]bool) (int64, bool) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
@@ -39,8 +39,7 @@ func affinity() map[int]bool {
 // busyOf sums the busy jiffies (user nice system irq softirq steal: not
 // idle, not iowait) of /proc/stat's content stat: the "cpu" line's when
 // allowed is nil, covers every "cpuN" line or none of them, else those of
-// the allowed CPUs' lines, so that other tenants' work on other CPUs (a
-// container given some with --cpuset-cpus) does not count.
+// the allowed CPUs' lines.
 func busyOf(stat []byte, allowed map[int]bool) (int64, bool) {
 	var total, mine int64
 	haveTotal, lines, matched := false, 0, 0
@@ -98,11 +97,55 @@ func busyFields(f [][]byte) (int64, bool) {
 	return sum, true
 }
 
-// ownCPU returns this process's CPU seconds (user + system).
-func ownCPU() float64 {
+// Self returns this process's CPU time (user + system), and with
+// children that of its children that have ended and been waited for
+// (and theirs).
+func Self(children bool) time.Duration {
+	t := rusage(syscall.RUSAGE_SELF)
+	if children {
+		t += rusage(syscall.RUSAGE_CHILDREN)
+	}
+	return t
+}
+
+func rusage(who int) time.Duration {
 	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+	if syscall.Getrusage(who, &ru) != nil {
 		return 0
 	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Process returns process pid's CPU time (user + system) with that of its
+// children that have ended and been waited for, from /proc/PID/stat;
+// false when it cannot be read (the process is gone).
+func Process(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return processOf(b)
+}
+
+// processOf sums utime, stime, cutime and cstime (fields 14-17) of a
+// /proc/PID/stat line; the command name (field 2) may hold spaces and
+// parentheses, so the fields are counted after its last ')'.
+func processOf(stat []byte) (time.Duration, bool) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(stat[i+1:]) // f[0] is field 3 (state)
+	if len(f) < 15 {
+		return 0, false
+	}
+	var sum int64
+	for _, v := range f[11:15] {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		sum += n
+	}
+	return ticks(sum), true
 }
