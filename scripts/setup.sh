@@ -179,8 +179,14 @@ fi
 # dist loads libmpi.so.40 at run time without cgo; mpirun starts the ranks; mpicc (from
 # libopenmpi-dev) builds the C anchor of the all-reduce benchmark. Installed for the tests;
 # otherwise optional: without it the mpi backend says how to install it.
+# Debian's openmpi-bin ships mpicc itself (a wrapper around gcc); without libopenmpi-dev it has no
+# mpi.h, so the check compiles an include.
 mpi_pkgs=(openmpi-bin libopenmpi3 libopenmpi-dev)
-if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+have_mpi() {
+  command -v mpirun >/dev/null && command -v mpicc >/dev/null &&
+    printf '#include <mpi.h>\nint main(void) { return 0; }\n' | mpicc -x c -fsyntax-only - >/dev/null 2>&1
+}
+if ! have_mpi; then
   if [ "$want_test" = 1 ]; then
     say "installing Debian packages for the MPI tests: ${mpi_pkgs[*]}"
     if ! { as_root apt-get update -qq >/dev/null 2>&1 &&
