@@ -23,10 +23,11 @@ import (
 // machines. The helpers are those of mpi_test.go.
 
 // mpirunHosts returns mpirun, started in host 0, running this test binary
-// as helper on 2 ranks per host.
+// as helper on 2 ranks per host, each with the GOMAXPROCS dl/dist/launch
+// would give it.
 func mpirunHosts(t testing.TB, h *netns.Hosts, ctx context.Context, helper string, env ...string) *exec.Cmd {
 	t.Helper()
-	args := []string{"-x", mpiHelperEnv + "=" + helper}
+	args := []string{"-x", mpiHelperEnv + "=" + helper, "-x", launchProcs(2)}
 	for _, kv := range env {
 		args = append(args, "-x", kv)
 	}

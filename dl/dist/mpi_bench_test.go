@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -85,13 +86,14 @@ func mpirunBench(b *testing.B, ctx context.Context, np int, helper string, prog 
 	if err != nil {
 		b.Skip("mpirun not found")
 	}
-	// Unbound ranks that yield while they wait, as dl/dist/launch runs them.
+	// Unbound ranks that yield while they wait, and Go ranks with the
+	// GOMAXPROCS of their share of the cores, as dl/dist/launch runs them.
 	args := []string{"-np", strconv.Itoa(np), "--oversubscribe", "--bind-to", "none", "--mca", "mpi_yield_when_idle", "1"}
 	if os.Geteuid() == 0 {
 		args = append(args, "--allow-run-as-root")
 	}
 	if helper != "" {
-		args = append(args, "-x", mpiHelperEnv+"="+helper, "-x", "DLBD_BENCH_BYTES", "-x", "DLBD_BENCH_ITERS")
+		args = append(args, "-x", mpiHelperEnv+"="+helper, "-x", "DLBD_BENCH_BYTES", "-x", "DLBD_BENCH_ITERS", "-x", launchProcs(np))
 	}
 	return exec.CommandContext(ctx, mpirun, append(args, prog...)...)
 }
@@ -127,4 +129,10 @@ func mpiBench(r *Rank) error {
 		fmt.Printf("us %.3f\n", t[0])
 	}
 	return nil
+}
+
+// launchProcs is the GOMAXPROCS setting dl/dist/launch gives each of a
+// node's perNode processes: the node's CPUs / perNode, at least 1.
+func launchProcs(perNode int) string {
+	return "GOMAXPROCS=" + strconv.Itoa(max(1, runtime.NumCPU()/perNode))
 }

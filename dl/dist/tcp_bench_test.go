@@ -22,7 +22,7 @@ func BenchmarkTCPAllReduce(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/S=%dMiB", n, mib), func(b *testing.B) {
 				benchMPIJob(b, n, mib, func(ctx context.Context) ([]byte, error) {
 					ranks := []int{0, 1, 2, 3}[:n]
-					j := startTCP(b, n, ranks, "bench", time.Minute,
+					j := startTCP(b, n, ranks, "bench", time.Minute, launchProcs(n),
 						fmt.Sprintf("DLBD_BENCH_BYTES=%d", mib<<20), fmt.Sprintf("DLBD_BENCH_ITERS=%d", mpiIters(mib)))
 					err := errors.Join(j.wait(2 * time.Minute)...)
 					return rankPrefix.ReplaceAll([]byte(j.out.String()), nil), err
