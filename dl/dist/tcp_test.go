@@ -393,7 +393,7 @@ func TestTCPCheckWaiter(t *testing.T) {
 		m.readers.Wait()
 	}()
 	b := &tcpBackend{mesh: m, name: "world", tag: 7, n: 2, me: 0, members: []int{0, 1}}
-	net1 := tcpCheckNet{b}
+	chk := tcpCheckNet{b}
 	send := func(seq int64, words ...int64) {
 		t.Helper()
 		var data []byte
@@ -406,7 +406,7 @@ func TestTCPCheckWaiter(t *testing.T) {
 	}
 
 	into := make([]int64, 3)
-	w, _ := net1.fromRank(1, 1, into)
+	w, _ := chk.fromRank(1, 1, into)
 	start := time.Now()
 	if ok, err := w.(sleeper).wait(start.Add(30 * time.Millisecond)); ok || err != nil {
 		t.Fatalf("wait with nothing sent = %v, %v; want false, nil", ok, err)
@@ -422,12 +422,12 @@ func TestTCPCheckWaiter(t *testing.T) {
 	}
 
 	send(2, 1, 2)
-	w, _ = net1.fromRank(2, 1, into)
+	w, _ = chk.fromRank(2, 1, into)
 	if _, err := w.(sleeper).wait(time.Time{}); err == nil || !strings.Contains(err.Error(), "got frame #2 of 16 bytes from rank 1, want 24 bytes") {
 		t.Errorf("a frame of 2 words for 3: err = %v", err)
 	}
 
-	w, _ = net1.fromRank(3, 1, into)
+	w, _ = chk.fromRank(3, 1, into)
 	theirs.Close()
 	_, err := w.(sleeper).wait(time.Time{})
 	var lost *TCPPeerError

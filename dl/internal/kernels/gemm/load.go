@@ -19,9 +19,10 @@ import (
 // the busy time of the CPUs this process may run on less this process's
 // (internal/cpuload), over the wall time, smoothed (see loadEstimate); a
 // core counts as taken from 0.8 of one (cpuload.Free).  On by default;
-// DLBD_DYNAMIC_THREADS=0 (cpuload.DynamicEnv) turns it off (the tests do, so that a busy CI
-// machine still runs their 2-thread cases on 2 threads).  Results never
-// depend on the number of threads, only the speed does.
+// DLBD_DYNAMIC_THREADS=0 (cpuload.DynamicEnv) turns it off (the tests do,
+// so that a busy CI machine still runs their 2-thread cases on 2
+// threads).  Results never depend on the number of threads, only the
+// speed does.
 var dynamicThreads atomic.Bool
 
 func init() { dynamicThreads.Store(os.Getenv(cpuload.DynamicEnv) != "0") }
