@@ -21,6 +21,12 @@ func sgemm8x48RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, a
 //go:noescape
 func sgemm8x16RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, mask int, add bool)
 
+// sgemm6x16RowsAVX2 is sgemmAVX2 with B's rows read in place
+// (sgemm_avx2_amd64.s): row p of the 16-column panel at b + offs[p] bytes.
+//
+//go:noescape
+func sgemm6x16RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
+
 // rowsMaskedTail is the most last columns computed in place by
 // sgemm8x16RowsAVX512 (two tiles); more are packed into a 48-column panel.
 const rowsMaskedTail = 32
@@ -35,9 +41,14 @@ const rowsMaskedTail = 32
 // callers spread their samples over goroutines.  Each element of C is
 // the sum over p of A[i][p]·B[p][j] in order of p, as the blocked
 // kernels sum a product whose depth fits one K block.
+//
+// With AVX-512 its tiles are 8x48 (8x16 for the last columns); on AVX2
+// CPUs 6x16, the tile of the AVX2 GEMM, with the last n%16 columns packed
+// into one panel.
 type RowsGemm struct {
 	m, k   int
-	a      []float32 // ⌈m/8⌉ panels of k x 8
+	mr     int       // rows of a tile: 8 (AVX-512) or 6 (AVX2)
+	a      []float32 // ⌈m/mr⌉ panels of k x mr
 	offs   []int     // byte offsets of B's rows
 	rows   []int
 	maxRow int
@@ -51,18 +62,31 @@ var rowsScratchPool = sync.Pool{New: func() any { return &rowsScratch{tile: make
 
 // NewRowsGemm returns the product with A (m x k, row stride lda) and B's
 // rows starting at rows[p] (p < k), or nil when this machine has no
-// kernel for it (no AVX-512, or a build with -tags dlbd_noasm): callers
-// then build the columns and use Gemm.  It panics on bad arguments.
+// kernel for it (neither AVX-512 nor AVX2 with FMA, or a build with -tags
+// dlbd_noasm): callers then build the columns and use Gemm.  It panics on
+// bad arguments.
 func NewRowsGemm(m, k int, a []float32, lda int, rows []int) *RowsGemm {
-	if !haveAVX512 {
+	if !haveAVX512 && !haveAVX2 {
 		return nil
 	}
 	if m < 0 || k < 0 || lda < max(k, 1) || len(rows) < k || (m > 0 && k > 0 && len(a) < (m-1)*lda+k) {
 		panic(fmt.Sprintf("f32.NewRowsGemm: m=%d k=%d lda=%d with len(a)=%d and %d rows; want lda >= k, len(a) >= (m-1)*lda+k, k rows",
 			m, k, lda, len(a), len(rows)))
 	}
-	g := &RowsGemm{m: m, k: k, a: make([]float32, ceilDiv(m, 8)*8*k), offs: make([]int, k), rows: rows[:k]}
-	for t := 0; t*8 < m && k > 0; t++ { // 16x16 transposes, then the last k%16 steps
+	mr := 8
+	if !haveAVX512 {
+		mr = 6
+	}
+	g := &RowsGemm{m: m, k: k, mr: mr, a: make([]float32, ceilDiv(m, mr)*mr*k), offs: make([]int, k), rows: rows[:k]}
+	for t := 0; t*mr < m && k > 0 && mr == 6; t++ { // the AVX2 panels: element (i, p) at p·6 + i
+		panel := g.a[t*6*k:][:6*k]
+		for i := range min(6, m-t*6) {
+			for p, v := range a[(t*6+i)*lda:][:k] {
+				panel[p*6+i] = v
+			}
+		}
+	}
+	for t := 0; t*8 < m && k > 0 && mr == 8; t++ { // 16x16 transposes, then the last k%16 steps
 		panel, rows := g.a[t*8*k:][:8*k], min(8, m-t*8)
 		if blocks := k / 16; blocks > 0 {
 			transposePanelAVX512(&panel[0], 4*8, &a[t*8*lda], 4*lda, rows, 8, blocks)
@@ -109,6 +133,10 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 	}
 	s := rowsScratchPool.Get().(*rowsScratch)
 	defer rowsScratchPool.Put(s)
+	if g.mr == 6 {
+		g.runAVX2(n, b, add, c, ldc, beta, s)
+		return
+	}
 	offs := &g.offs[0]
 	full := n / 48 * 48
 	for j0 := 0; j0 < full; j0 += 48 {
@@ -119,7 +147,7 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 				continue
 			}
 			sgemm8x48RowsAVX512(g.k, ap, offs, &b[j0], &s.tile[0], 48, 1, 0)
-			g.store(c, ldc, s.tile, i0, j0, 48, add)
+			g.store(c, ldc, s.tile, 48, i0, j0, 48, add)
 		}
 	}
 	if r := n - full; r > 0 && r <= rowsMaskedTail { // the last columns, in place, 16 at a time
@@ -131,7 +159,7 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 					continue
 				}
 				sgemm8x16RowsAVX512(g.k, g.panel(i0), offs, &b[j0], &s.tile[0], 48, mask, false)
-				g.store(c, ldc, s.tile, i0, j0, min(16, n-j0), add)
+				g.store(c, ldc, s.tile, 48, i0, j0, min(16, n-j0), add)
 			}
 		}
 	} else if r > 0 { // the last columns, packed as a panel
@@ -145,7 +173,7 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 		}
 		for i0 := 0; i0 < g.m; i0 += 8 {
 			sgemm8x48AVX512(g.k, g.panel(i0), &s.tail[0], &s.tile[0], 48, 1, 0)
-			g.store(c, ldc, s.tile, i0, full, r, add)
+			g.store(c, ldc, s.tile, 48, i0, full, r, add)
 		}
 	}
 }
@@ -153,11 +181,46 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 // panel returns the packed A panel of rows i0.. (k > 0).
 func (g *RowsGemm) panel(i0 int) *float32 { return &g.a[i0*g.k] }
 
+// runAVX2 is Run with the 6x16 tiles: B's rows read in place for every
+// full 16 columns, the last n%16 columns packed into one zero-padded
+// panel, and the last rows (m%6) computed into a tile and copied.
+func (g *RowsGemm) runAVX2(n int, b []float32, add bool, c []float32, ldc int, beta float32, s *rowsScratch) {
+	offs := &g.offs[0]
+	full := n / 16 * 16
+	for j0 := 0; j0 < full; j0 += 16 {
+		for i0 := 0; i0 < g.m; i0 += 6 {
+			ap := g.panel(i0)
+			if i0+6 <= g.m {
+				sgemm6x16RowsAVX2(g.k, ap, offs, &b[j0], &c[i0*ldc+j0], ldc, 1, beta)
+				continue
+			}
+			sgemm6x16RowsAVX2(g.k, ap, offs, &b[j0], &s.tile[0], 16, 1, 0)
+			g.store(c, ldc, s.tile, 16, i0, j0, 16, add)
+		}
+	}
+	r := n - full
+	if r == 0 {
+		return
+	}
+	if len(s.tail) < 16*g.k {
+		s.tail = make([]float32, 16*g.k)
+	}
+	for p, row := range g.rows {
+		d := s.tail[p*16:][:16]
+		copy(d, b[row+full:][:r])
+		clear(d[r:])
+	}
+	for i0 := 0; i0 < g.m; i0 += 6 {
+		sgemmAVX2(g.k, g.panel(i0), &s.tail[0], &s.tile[0], 16, 1, 0)
+		g.store(c, ldc, s.tile, 16, i0, full, r, add)
+	}
+}
+
 // store writes (add: adds) the first cols columns of the rows of tile
-// that lie in C (rows i0.. of m) into C at column j0.
-func (g *RowsGemm) store(c []float32, ldc int, tile []float32, i0, j0, cols int, add bool) {
-	for i := range min(8, g.m-i0) {
-		dst, src := c[(i0+i)*ldc+j0:][:cols], tile[i*48:][:cols]
+// (row stride ld) that lie in C (rows i0.. of m) into C at column j0.
+func (g *RowsGemm) store(c []float32, ldc int, tile []float32, ld, i0, j0, cols int, add bool) {
+	for i := range min(g.mr, g.m-i0) {
+		dst, src := c[(i0+i)*ldc+j0:][:cols], tile[i*ld:][:cols]
 		if !add {
 			copy(dst, src)
 			continue

@@ -14,16 +14,29 @@ import (
 // matrix of B's rows: bit for bit (both sum each element in order of p
 // with the same fused multiply-adds when K fits one block; within float32
 // rounding otherwise), writing and adding, for row counts around the
-// 8-row tiles, columns around the 48-column panels, overlapping rows (a
-// convolution's shifted runs), k = 0, and C with a wider stride whose
-// other elements must not change.
+// 8-row and 6-row tiles, columns around the 48- and 16-column panels,
+// overlapping rows (a convolution's shifted runs), k = 0, and C with a
+// wider stride whose other elements must not change.  It runs the tiles
+// of every kernel this CPU has: AVX-512's, then AVX2's.
 func TestRowsGemm(t *testing.T) {
-	if !haveAVX512 {
+	if !haveAVX512 && !haveAVX2 {
 		if NewRowsGemm(1, 1, []float32{1}, 1, []int{0}) != nil {
-			t.Fatal("NewRowsGemm without AVX-512 is not nil")
+			t.Fatal("NewRowsGemm without AVX-512 or AVX2 is not nil")
 		}
-		t.Skip("no AVX-512")
+		t.Skip("neither AVX-512 nor AVX2")
 	}
+	if haveAVX512 {
+		t.Run("avx512", testRowsGemm)
+	}
+	if haveAVX2 {
+		was := haveAVX512
+		haveAVX512 = false // NewRowsGemm takes the AVX2 tiles
+		defer func() { haveAVX512 = was }()
+		t.Run("avx2", testRowsGemm)
+	}
+}
+
+func testRowsGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for it := range 300 {
 		m, k, n := 1+r.IntN(20), r.IntN(300), 1+r.IntN(150)

@@ -2,7 +2,7 @@
 
 package f32
 
-// RowsGemm is the implicit GEMM of the AVX-512 build (rows_amd64.go);
+// RowsGemm is the implicit GEMM of the amd64 build (rows_amd64.go);
 // without assembly NewRowsGemm returns nil and callers build columns.
 type RowsGemm struct{}
 

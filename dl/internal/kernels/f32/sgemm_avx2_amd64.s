@@ -126,3 +126,93 @@ overwrite:
 	ALLROWS(STROW)
 	VZEROUPPER
 	RET
+
+// func sgemm6x16RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
+//
+// sgemmAVX2 with B read in place, as sgemm8x48RowsAVX512 reads it: row p
+// of the 16-column B panel is the 16 floats at b + offs[p] bytes (offs:
+// k byte offsets), so a convolution's columns are never built (implicit
+// GEMM).  Registers as sgemmAVX2's, and R9 walking offs, R10 the row's
+// offset.
+
+// KSTEPROWS: one rank-1 update from B row offs[s] (relative to R9).
+#define KSTEPROWS(s) \
+	MOVQ    ((s)*8)(R9), R10; \
+	VMOVUPS (DI)(R10*1), Y12; \
+	VMOVUPS 32(DI)(R10*1), Y13; \
+	ROW((s)*24+0, Y14, Y0, Y1); \
+	ROW((s)*24+4, Y15, Y2, Y3); \
+	ROW((s)*24+8, Y14, Y4, Y5); \
+	ROW((s)*24+12, Y15, Y6, Y7); \
+	ROW((s)*24+16, Y14, Y8, Y9); \
+	ROW((s)*24+20, Y15, Y10, Y11)
+
+TEXT ·sgemm6x16RowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), R9
+	MOVQ b+24(FP), DI
+	MOVQ ldc+40(FP), BX
+	SHLQ $2, BX
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	SUBQ $4, CX
+	JL   rtail
+
+rloop4:
+	KSTEPROWS(0)
+	KSTEPROWS(1)
+	KSTEPROWS(2)
+	KSTEPROWS(3)
+	ADDQ $(4*24), SI
+	ADDQ $(4*8), R9
+	SUBQ $4, CX
+	JGE  rloop4
+
+rtail:
+	ADDQ $4, CX
+	JZ   rdone
+
+rloop1:
+	KSTEPROWS(0)
+	ADDQ $24, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  rloop1
+
+rdone:
+	VBROADCASTSS alpha+48(FP), Y14
+	ALLROWS(SCALE)
+
+	MOVQ c+32(FP), DX
+	MOVL beta+52(FP), AX
+	TESTL $0x7fffffff, AX
+	JZ    roverwrite
+	CMPL  AX, $0x3f800000
+	JEQ   raccumulate
+	VBROADCASTSS beta+52(FP), Y15
+	ALLROWS(FMAROW)
+	VZEROUPPER
+	RET
+
+raccumulate:
+	ALLROWS(ADDROW)
+	VZEROUPPER
+	RET
+
+roverwrite:
+	ALLROWS(STROW)
+	VZEROUPPER
+	RET

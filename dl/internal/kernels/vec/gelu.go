@@ -42,13 +42,15 @@ import "math"
 // itself (Abramowitz and Stegun 7.1.26, 1.5·10⁻⁷ absolute) would lose
 // all relative accuracy of Φ for x < −4.
 // The AVX-512 loops (gelu_amd64.s) run the same float32 operations 16
-// lanes at a time, so they agree with the Go loops geluGeneric and
-// geluGradGeneric, which are their reference and do the tails of n%16
-// elements; the Go loops emulate a float32 fused multiply-add with
+// lanes at a time, and the AVX2 loops 8 (with 2^k as two exact powers of
+// two, rounded once as VSCALEFPS rounds), so they agree with the Go loops
+// geluGeneric and geluGradGeneric, which are their reference and do the
+// tails of n%16 (n%8) elements; the Go loops emulate a float32 fused multiply-add with
 // float64's math.FMA, which rounds twice and so can differ by 1 ulp in
 // the rare case that the exact result lies within 2⁻²⁹ ulp of a float32
 // rounding boundary (the test allows that ulp).  Without the assembly
-// (other architectures, amd64 without AVX-512, -tags dlbd_noasm) the whole
+// (other architectures, amd64 with neither AVX-512 nor AVX2, -tags
+// dlbd_noasm) the whole
 // slice goes through geluFloat64 and geluGradFloat64 instead: the float64
 // formulas with math.Erfc, correctly rounded to float32 in practice, and
 // 3x faster than the float32 emulation, whose conversions around every

@@ -4,13 +4,14 @@ package vec
 
 import "testing"
 
-// TestGELUWithoutAVX512 checks that an amd64 CPU without AVX-512 runs the
-// float64 formulas on the whole slice (as other architectures do), not the
-// slower float32 emulation that is the assembly's reference.
-func TestGELUWithoutAVX512(t *testing.T) {
-	was := haveAVX512
-	haveAVX512 = false
-	defer func() { haveAVX512 = was }()
+// TestGELUWithoutAssembly checks that an amd64 CPU with neither AVX-512
+// nor AVX2 runs the float64 formulas on the whole slice (as other
+// architectures do), not the slower float32 emulation that is the
+// assembly's reference.
+func TestGELUWithoutAssembly(t *testing.T) {
+	was512, was2 := haveAVX512, haveAVX2
+	haveAVX512, haveAVX2 = false, false
+	defer func() { haveAVX512, haveAVX2 = was512, was2 }()
 	x := make([]float32, 1000)
 	g := make([]float32, len(x))
 	for i := range x {
@@ -27,4 +28,20 @@ func TestGELUWithoutAVX512(t *testing.T) {
 			t.Fatalf("x = %v: GELU %v, GELUGrad %v; the float64 formulas give %v and %v", x[i], got[i], gotG[i], want[i], wantG[i])
 		}
 	}
+}
+
+// TestGELUAVX2 runs the tests of the assembly against its Go reference
+// and of its accuracy and special values on the AVX2 loops, which CPUs
+// with AVX-512 do not take otherwise.
+func TestGELUAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2 with FMA")
+	}
+	was := haveAVX512
+	haveAVX512 = false
+	defer func() { haveAVX512 = was }()
+	t.Run("MatchesGeneric", TestGELUMatchesGeneric)
+	t.Run("GradMatchesGeneric", TestGELUGradMatchesGeneric)
+	t.Run("Accuracy", TestGELUAccuracy)
+	t.Run("Specials", TestGELUSpecials)
 }

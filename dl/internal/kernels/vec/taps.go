@@ -11,8 +11,8 @@ import "fmt"
 // filter's taps): with x a padded plane [Hp, Wp], ldx = Wp and offs[t] =
 // i·dH·Wp + j·dW for tap (i, j), y's rows are the output rows.  Each
 // element's sum starts from y and adds the taps in order (fused
-// multiply-adds on AVX-512, so the last bits may differ from the loop
-// without it).  It panics if len(w) != len(offs), an offset is negative,
+// multiply-adds on AVX-512 and AVX2, so the last bits may differ from
+// the loop without them).  It panics if len(w) != len(offs), an offset is negative,
 // a stride is shorter than a row, or a slice is too short; rows or cols
 // of 0 is an empty loop.
 func TapRows(y []float32, ldy int, x []float32, ldx, rows, cols int, offs []int, w []float32) {
@@ -39,9 +39,9 @@ func TapRows64(y []float64, ldy int, x []float64, ldx, rows, cols int, offs []in
 // the weight gradient of a stride-1 convolution of one plane (g the
 // output gradient, x the padded input plane; TapRows is its forward).
 // The products and their sums over up to four rows are float32 (the
-// rows of a group in 16 lanes on AVX-512, in order without it), the rest
-// float64, so results agree with and without AVX-512 to float32 rounding
-// of a few terms.  It panics as TapRows does (len(acc) for len(w)).
+// rows of a group in 16 lanes on AVX-512 and AVX2, in order without
+// them), the rest float64, so results agree with and without them to
+// float32 rounding of a few terms.  It panics as TapRows does (len(acc) for len(w)).
 func TapDots(acc []float64, g []float32, ldg int, x []float32, ldx, rows, cols int, offs []int) {
 	if !checkTaps("vec.TapDots", "g", "sums", len(g), ldg, len(x), ldx, rows, cols, offs, len(acc)) {
 		return

@@ -258,3 +258,250 @@ dtapdone:
 	JNZ    dtap
 	VZEROUPPER
 	RET
+
+// TapRows's loop on AVX2 CPUs: tapRowsAVX512's, with segments of 16
+// floats (two ymm vectors) and the masks as vectors (Y14, Y15, from
+// tapMask: VMASKMOVPS reads and writes only the lanes of the row), so
+// nothing past a row is read or written here either.  Four rows go
+// together (eight sums), as there.
+
+// tapMask: 16 lanes set, then 16 clear; the 16 from lane 16 − n have the
+// first n set.
+DATA tapMask<>+0(SB)/8, $-1
+DATA tapMask<>+8(SB)/8, $-1
+DATA tapMask<>+16(SB)/8, $-1
+DATA tapMask<>+24(SB)/8, $-1
+DATA tapMask<>+32(SB)/8, $-1
+DATA tapMask<>+40(SB)/8, $-1
+DATA tapMask<>+48(SB)/8, $-1
+DATA tapMask<>+56(SB)/8, $-1
+DATA tapMask<>+64(SB)/8, $0
+DATA tapMask<>+72(SB)/8, $0
+DATA tapMask<>+80(SB)/8, $0
+DATA tapMask<>+88(SB)/8, $0
+DATA tapMask<>+96(SB)/8, $0
+DATA tapMask<>+104(SB)/8, $0
+DATA tapMask<>+112(SB)/8, $0
+DATA tapMask<>+120(SB)/8, $0
+GLOBL tapMask<>(SB), RODATA|NOPTR, $128
+
+// SEGMASKS16: Y14, Y15 the masks of the segment at column BX, the
+// min(16, cols − BX) columns left.  Uses AX, CX.
+#define SEGMASKS16 \
+	MOVQ    R11, CX; \
+	SUBQ    BX, CX; \
+	CMPQ    CX, $16; \
+	JLE     2(PC); \
+	MOVQ    $16, CX; \
+	NEGQ    CX; \
+	LEAQ    tapMask<>+64(SB), AX; \
+	VMOVDQU (AX)(CX*4), Y14; \
+	VMOVDQU 32(AX)(CX*4), Y15
+
+// MFMA: acc += Y8 · the lanes of mask at addr.
+#define MFMA(addr, mask, acc) \
+	VMASKMOVPS  addr, mask, Y9; \
+	VFMADD231PS Y9, Y8, acc
+
+#define NEXTSEG16(label) \
+	ADDQ $16, BX; \
+	CMPQ BX, R11; \
+	JLT  label
+
+// func tapRowsAVX2(y *float32, ldy int, x *float32, ldx, rows, cols int, offs *int, w *float32, taps int)
+TEXT ·tapRowsAVX2(SB), NOSPLIT, $0-72
+	MOVQ y+0(FP), DI
+	MOVQ ldy+8(FP), R8
+	SHLQ $2, R8
+	MOVQ x+16(FP), SI
+	MOVQ ldx+24(FP), R9
+	SHLQ $2, R9
+	MOVQ rows+32(FP), R10
+	MOVQ cols+40(FP), R11
+	MOVQ taps+64(FP), R14
+
+arows4:
+	CMPQ R10, $4
+	JLT  arow1
+	XORQ BX, BX
+
+aseg4:
+	SEGMASKS16
+	LEAQ       (DI)(BX*4), R13
+	VMASKMOVPS (R13), Y14, Y0
+	VMASKMOVPS 32(R13), Y15, Y1
+	VMASKMOVPS (R13)(R8*1), Y14, Y2
+	VMASKMOVPS 32(R13)(R8*1), Y15, Y3
+	LEAQ       (R13)(R8*2), R13
+	VMASKMOVPS (R13), Y14, Y4
+	VMASKMOVPS 32(R13), Y15, Y5
+	VMASKMOVPS (R13)(R8*1), Y14, Y6
+	VMASKMOVPS 32(R13)(R8*1), Y15, Y7
+	TAPSTART
+
+atap4:
+	MOVQ         (R15), R12
+	LEAQ         (AX)(R12*4), R12
+	LEAQ         (R12)(R9*2), R13
+	VBROADCASTSS (DX), Y8
+	MFMA((R12), Y14, Y0)
+	MFMA(32(R12), Y15, Y1)
+	MFMA((R12)(R9*1), Y14, Y2)
+	MFMA(32(R12)(R9*1), Y15, Y3)
+	MFMA((R13), Y14, Y4)
+	MFMA(32(R13), Y15, Y5)
+	MFMA((R13)(R9*1), Y14, Y6)
+	MFMA(32(R13)(R9*1), Y15, Y7)
+	TAPNEXT(atap4)
+
+	LEAQ       (DI)(BX*4), R13
+	VMASKMOVPS Y0, Y14, (R13)
+	VMASKMOVPS Y1, Y15, 32(R13)
+	VMASKMOVPS Y2, Y14, (R13)(R8*1)
+	VMASKMOVPS Y3, Y15, 32(R13)(R8*1)
+	LEAQ       (R13)(R8*2), R13
+	VMASKMOVPS Y4, Y14, (R13)
+	VMASKMOVPS Y5, Y15, 32(R13)
+	VMASKMOVPS Y6, Y14, (R13)(R8*1)
+	VMASKMOVPS Y7, Y15, 32(R13)(R8*1)
+	NEXTSEG16(aseg4)
+
+	NEXTROWS4(arows4)
+
+arow1:
+	FIRSTSEG(adone)
+
+aseg1:
+	SEGMASKS16
+	VMASKMOVPS (DI)(BX*4), Y14, Y0
+	VMASKMOVPS 32(DI)(BX*4), Y15, Y1
+	TAPSTART
+
+atap1:
+	MOVQ         (R15), R12
+	VBROADCASTSS (DX), Y8
+	MFMA((AX)(R12*4), Y14, Y0)
+	MFMA(32(AX)(R12*4), Y15, Y1)
+	TAPNEXT(atap1)
+
+	VMASKMOVPS Y0, Y14, (DI)(BX*4)
+	VMASKMOVPS Y1, Y15, 32(DI)(BX*4)
+	NEXTSEG16(aseg1)
+
+	NEXTROW(arow1)
+
+adone:
+	VZEROUPPER
+	RET
+
+// TapDots's loop on AVX2 CPUs: tapDotsAVX512's, with 16-float segments
+// masked as tapRowsAVX2's (VMASKMOVPS reads zeros past a row, so the
+// products there are zeros), a row group's products summed in float32 in
+// Y0, Y1, then widened and added in float64 to Y10..Y13.
+
+// WIDEN4(y, x): Y10, Y11 (or the pair given) += the low and high 4 lanes
+// of y, in float64.
+#define WIDEN4(y, x, lo, hi) \
+	VCVTPS2PD    x, Y8; \
+	VADDPD       Y8, lo, lo; \
+	VEXTRACTF128 $1, y, X9; \
+	VCVTPS2PD    X9, Y9; \
+	VADDPD       Y9, hi, hi
+
+// ASEGSTART: the segment's masks, R13/AX at its first row of g and x,
+// and Y0, Y1 that row's products.
+#define ASEGSTART \
+	SEGMASKS16; \
+	LEAQ       (DI)(BX*4), R13; \
+	LEAQ       (SI)(BX*4), AX; \
+	VMASKMOVPS (R13), Y14, Y2; \
+	VMASKMOVPS 32(R13), Y15, Y3; \
+	VMASKMOVPS (AX), Y14, Y4; \
+	VMASKMOVPS 32(AX), Y15, Y5; \
+	VMULPS     Y4, Y2, Y0; \
+	VMULPS     Y5, Y3, Y1
+
+// AROWFMA(gaddr, xaddr, acc0, acc1): acc0, acc1 += g · x of one row's
+// segment.
+#define AROWFMA(goff, gbase, xoff, xbase, acc0, acc1) \
+	VMASKMOVPS  goff gbase, Y14, Y2; \
+	VMASKMOVPS  32+goff gbase, Y15, Y3; \
+	VMASKMOVPS  xoff xbase, Y14, Y4; \
+	VMASKMOVPS  32+xoff xbase, Y15, Y5; \
+	VFMADD231PS Y4, Y2, acc0; \
+	VFMADD231PS Y5, Y3, acc1
+
+// func tapDotsAVX2(acc *float64, grad *float32, ldg int, x *float32, ldx, rows, cols int, offs *int, taps int)
+TEXT ·tapDotsAVX2(SB), NOSPLIT, $0-72
+	MOVQ acc+0(FP), R12
+	MOVQ ldg+16(FP), R8
+	SHLQ $2, R8
+	MOVQ ldx+32(FP), R9
+	SHLQ $2, R9
+	MOVQ cols+48(FP), R11
+	MOVQ offs+56(FP), DX
+	MOVQ taps+64(FP), R14
+
+atdtap:
+	MOVQ   grad+8(FP), DI
+	MOVQ   x+24(FP), SI
+	MOVQ   (DX), AX
+	LEAQ   (SI)(AX*4), SI
+	MOVQ   rows+40(FP), R10
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+
+atdgroup4:
+	CMPQ R10, $4
+	JLT  atdgroup1
+	XORQ BX, BX
+
+atdseg4:
+	ASEGSTART
+	VMASKMOVPS (R13)(R8*1), Y14, Y2
+	VMASKMOVPS 32(R13)(R8*1), Y15, Y3
+	VMASKMOVPS (AX)(R9*1), Y14, Y4
+	VMASKMOVPS 32(AX)(R9*1), Y15, Y5
+	VMULPS     Y4, Y2, Y6
+	VMULPS     Y5, Y3, Y7
+	LEAQ       (R13)(R8*2), R13
+	LEAQ       (AX)(R9*2), AX
+	AROWFMA(0, (R13), 0, (AX), Y0, Y1)
+	AROWFMA(0, (R13)(R8*1), 0, (AX)(R9*1), Y6, Y7)
+	VADDPS     Y6, Y0, Y0
+	VADDPS     Y7, Y1, Y1
+	WIDEN4(Y0, X0, Y10, Y11)
+	WIDEN4(Y1, X1, Y12, Y13)
+	NEXTSEG16(atdseg4)
+
+	NEXTROWS4(atdgroup4)
+
+atdgroup1:
+	FIRSTSEG(atdtapdone)
+
+atdseg1:
+	ASEGSTART
+	WIDEN4(Y0, X0, Y10, Y11)
+	WIDEN4(Y1, X1, Y12, Y13)
+	NEXTSEG16(atdseg1)
+
+	NEXTROW(atdgroup1)
+
+atdtapdone:
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y13, Y12, Y12
+	VADDPD       Y12, Y10, Y10
+	VEXTRACTF128 $1, Y10, X11
+	VADDPD       X11, X10, X10
+	VPERMILPD    $1, X10, X11
+	VADDSD       X11, X10, X10
+	VADDSD       (R12), X10, X10
+	VMOVSD       X10, (R12)
+	ADDQ         $8, R12
+	ADDQ         $8, DX
+	DECQ         R14
+	JNZ          atdtap
+	VZEROUPPER
+	RET

@@ -63,7 +63,10 @@ func maxPool2RowAVX512(dst *float32, arg *int64, top, bottom *float32, n, base, 
 //go:noescape
 func copyRowsAVX512(dst *float32, ldd int, src *float32, lds, rows, cols, fill int, ctail, ftail uint64)
 
-var haveAVX512 = cpu.X86.HasAVX512F
+var (
+	haveAVX512 = cpu.X86.HasAVX512F
+	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA // the AVX2 loops use fused multiply-adds
+)
 
 // vectorLen returns the prefix of n the vector loops handle (0 without
 // AVX-512).
@@ -221,33 +224,56 @@ func geluAVX512(dst, src *float32, n int)
 //go:noescape
 func geluGradAVX512(dst, grad, x *float32, n int)
 
-// geluAssembly reports whether GELU and GELUGrad run gelu_amd64.s.
-func geluAssembly() bool { return haveAVX512 }
+// geluAVX2 and geluGradAVX2 are the same loops on 8 lanes for CPUs
+// without AVX-512 (gelu_amd64.s), n > 0 a multiple of 8.
+//
+//go:noescape
+func geluAVX2(dst, src *float32, n int)
 
-// Without AVX-512 the float64 formulas do the whole slice, as on other
-// architectures (faster than the float32 emulation, see gelu.go).
+//go:noescape
+func geluGradAVX2(dst, grad, x *float32, n int)
+
+// geluAssembly reports whether GELU and GELUGrad run gelu_amd64.s.
+func geluAssembly() bool { return haveAVX512 || haveAVX2 }
+
+// Without AVX-512 or AVX2 the float64 formulas do the whole slice, as on
+// other architectures (faster than the float32 emulation, see gelu.go).
 func geluVec(dst, src []float32) int {
-	if !haveAVX512 {
-		geluFloat64(dst, src)
-		return len(dst)
+	switch {
+	case haveAVX512:
+		n := vectorLen(len(dst))
+		if n > 0 {
+			geluAVX512(&dst[0], &src[0], n)
+		}
+		return n
+	case haveAVX2:
+		n := len(dst) &^ 7
+		if n > 0 {
+			geluAVX2(&dst[0], &src[0], n)
+		}
+		return n
 	}
-	n := vectorLen(len(dst))
-	if n > 0 {
-		geluAVX512(&dst[0], &src[0], n)
-	}
-	return n
+	geluFloat64(dst, src)
+	return len(dst)
 }
 
 func geluGradVec(dst, g, x []float32) int {
-	if !haveAVX512 {
-		geluGradFloat64(dst, g, x)
-		return len(dst)
+	switch {
+	case haveAVX512:
+		n := vectorLen(len(dst))
+		if n > 0 {
+			geluGradAVX512(&dst[0], &g[0], &x[0], n)
+		}
+		return n
+	case haveAVX2:
+		n := len(dst) &^ 7
+		if n > 0 {
+			geluGradAVX2(&dst[0], &g[0], &x[0], n)
+		}
+		return n
 	}
-	n := vectorLen(len(dst))
-	if n > 0 {
-		geluGradAVX512(&dst[0], &g[0], &x[0], n)
-	}
-	return n
+	geluGradFloat64(dst, g, x)
+	return len(dst)
 }
 
 // The LayerNorm row loops (rows_amd64.s) on n float32 elements, n > 0
