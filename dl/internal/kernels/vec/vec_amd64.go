@@ -180,21 +180,40 @@ func expScaleAVX512(dst, x *float32, n int, shift, scale float64)
 
 var haveExp = haveAVX512 && cpu.X86.HasAVX512DQ
 
+// expSumAVX2 and expScaleAVX2 are the same loops for CPUs without
+// AVX-512DQ (exp_avx2_amd64.s): n a multiple of 32 for the sum, of 4 for
+// the scaled exponentials.
+//
+//go:noescape
+func expSumAVX2(x *float32, n int, shift float64) float64
+
+//go:noescape
+func expScaleAVX2(dst, x *float32, n int, shift, scale float64)
+
 // expSumVec returns ExpSum's vector part of x (len(x) a multiple of 32).
 func expSumVec(x []float32, shift float64) float64 {
-	if !haveExp || len(x) == 0 {
-		return expSumGeneric(x, shift)
+	switch {
+	case len(x) == 0:
+		return 0
+	case haveExp:
+		return expSumAVX512(&x[0], len(x), shift)
+	case haveAVX2:
+		return expSumAVX2(&x[0], len(x), shift)
 	}
-	return expSumAVX512(&x[0], len(x), shift)
+	return expSumGeneric(x, shift)
 }
 
 func expScaleVec(dst, x []float32, shift, scale float64) int {
-	n := len(dst) &^ 31
-	if !haveExp || n == 0 {
-		return 0
+	switch n := len(dst) &^ 31; {
+	case haveExp && n > 0:
+		expScaleAVX512(&dst[0], &x[0], n, shift, scale)
+		return n
+	case !haveExp && haveAVX2 && len(dst) >= 4:
+		n = len(dst) &^ 3
+		expScaleAVX2(&dst[0], &x[0], n, shift, scale)
+		return n
 	}
-	expScaleAVX512(&dst[0], &x[0], n, shift, scale)
-	return n
+	return 0
 }
 
 // maxAVX512 returns the largest of n floats (n > 0, a multiple of 16),
