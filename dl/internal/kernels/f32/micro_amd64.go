@@ -74,7 +74,8 @@ var avx512Kernel8x48 = &gemm.MicroKernel[float32]{
 var avx2Kernel = &gemm.MicroKernel[float32]{
 	Name: "avx2-6x16", MR: 6, NR: 16,
 	KC: 256, MC: 6 * 40, NC: 4096,
-	Fn: sgemmAVX2,
+	Fn:    sgemmAVX2,
+	PackA: packA6,
 }
 
 // tileKernels lists the alternatives to simdKernels[0] with other tiles

@@ -20,6 +20,14 @@ func TestPackAVX512(t *testing.T) {
 	})
 }
 
+// TestPackAVX2 checks the AVX2 kernel's packing of A against gemm.PackA.
+func TestPackAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2 with FMA")
+	}
+	gemmtest.PackSuite(t, gemmtest.PackFuncs[float32]{MR: 6, NR: 16, PackA: packA6, PackB: gemm.PackB[float32]})
+}
+
 // TestKernelByShape checks which micro-kernel products of float32
 // operands take: 8x48 where its tiles leave clearly less padding (the
 // 16-, 32- and 64-row products of convolutions, the 144-row input

@@ -216,3 +216,61 @@ roverwrite:
 	ALLROWS(STROW)
 	VZEROUPPER
 	RET
+
+// func transpose6x8AVX2(dst, src *float32, srcStride, blocks int)
+//
+// The packing of A for the 6x16 kernel: blocks times, 6 rows of 8 floats
+// (row i at src + i·srcStride bytes, block b 32 bytes further per b) are
+// written as 8 steps of 6 (dst[(8b+j)·6 + i] = row i's float 8b+j).
+// Unpacks and shuffles make the columns' rows 0..3 (Y0..Y3: columns j
+// and j+4 in their halves) and rows 4..5 (Y10, Y11: two columns per
+// half), stored as 16 and 8 bytes.
+TEXT ·transpose6x8AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ srcStride+16(FP), R8
+	MOVQ blocks+24(FP), CX
+	LEAQ (R8)(R8*2), R9
+
+tloop:
+	VMOVUPS      (SI), Y0
+	VMOVUPS      (SI)(R8*1), Y1
+	VMOVUPS      (SI)(R8*2), Y2
+	VMOVUPS      (SI)(R9*1), Y3
+	LEAQ         (SI)(R8*4), R10
+	VMOVUPS      (R10), Y4
+	VMOVUPS      (R10)(R8*1), Y5
+	VUNPCKLPS    Y1, Y0, Y6
+	VUNPCKHPS    Y1, Y0, Y7
+	VUNPCKLPS    Y3, Y2, Y8
+	VUNPCKHPS    Y3, Y2, Y9
+	VUNPCKLPS    Y5, Y4, Y10
+	VUNPCKHPS    Y5, Y4, Y11
+	VSHUFPS      $0x44, Y8, Y6, Y0
+	VSHUFPS      $0xEE, Y8, Y6, Y1
+	VSHUFPS      $0x44, Y9, Y7, Y2
+	VSHUFPS      $0xEE, Y9, Y7, Y3
+	VMOVUPS      X0, 0(DI)
+	VMOVLPS      X10, 16(DI)
+	VMOVUPS      X1, 24(DI)
+	VMOVHPS      X10, 40(DI)
+	VMOVUPS      X2, 48(DI)
+	VMOVLPS      X11, 64(DI)
+	VMOVUPS      X3, 72(DI)
+	VMOVHPS      X11, 88(DI)
+	VEXTRACTF128 $1, Y10, X12
+	VEXTRACTF128 $1, Y11, X13
+	VEXTRACTF128 $1, Y0, 96(DI)
+	VMOVLPS      X12, 112(DI)
+	VEXTRACTF128 $1, Y1, 120(DI)
+	VMOVHPS      X12, 136(DI)
+	VEXTRACTF128 $1, Y2, 144(DI)
+	VMOVLPS      X13, 160(DI)
+	VEXTRACTF128 $1, Y3, 168(DI)
+	VMOVHPS      X13, 184(DI)
+	ADDQ         $32, SI
+	ADDQ         $192, DI
+	DECQ         CX
+	JNZ          tloop
+	VZEROUPPER
+	RET
