@@ -76,6 +76,7 @@ var avx2Kernel = &gemm.MicroKernel[float32]{
 	KC: 256, MC: 6 * 40, NC: 4096,
 	Fn:    sgemmAVX2,
 	PackA: packA6,
+	PackB: packB16,
 }
 
 // tileKernels lists the alternatives to simdKernels[0] with other tiles

@@ -20,12 +20,13 @@ func TestPackAVX512(t *testing.T) {
 	})
 }
 
-// TestPackAVX2 checks the AVX2 kernel's packing of A against gemm.PackA.
+// TestPackAVX2 checks the AVX2 kernel's packing against gemm.PackA and
+// gemm.PackB.
 func TestPackAVX2(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2 with FMA")
 	}
-	gemmtest.PackSuite(t, gemmtest.PackFuncs[float32]{MR: 6, NR: 16, PackA: packA6, PackB: gemm.PackB[float32]})
+	gemmtest.PackSuite(t, gemmtest.PackFuncs[float32]{MR: 6, NR: 16, PackA: packA6, PackB: packB16})
 }
 
 // TestKernelByShape checks which micro-kernel products of float32

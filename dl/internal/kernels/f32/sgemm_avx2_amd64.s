@@ -274,3 +274,69 @@ tloop:
 	JNZ          tloop
 	VZEROUPPER
 	RET
+
+// func transpose8x8AVX2(dst *float32, dstStride int, src *float32, srcStride, blocks int)
+//
+// The packing of a transposed B for the 6x16 kernel: blocks times, 8 rows
+// of 8 floats (row i at src + i·srcStride bytes, block b 32 bytes further
+// per b) are written as 8 rows of 8 (row j at dst + (8b+j)·dstStride
+// bytes holds column 8b+j of the source rows): unpacks, shuffles and
+// lane permutes, the classic 8x8 transpose.
+TEXT ·transpose8x8AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), R11
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), R8
+	MOVQ blocks+32(FP), CX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+
+t8loop:
+	VMOVUPS    (SI), Y0
+	VMOVUPS    (SI)(R8*1), Y1
+	VMOVUPS    (SI)(R8*2), Y2
+	VMOVUPS    (SI)(R9*1), Y3
+	LEAQ       (SI)(R8*4), R10
+	VMOVUPS    (R10), Y4
+	VMOVUPS    (R10)(R8*1), Y5
+	VMOVUPS    (R10)(R8*2), Y6
+	VMOVUPS    (R10)(R9*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y9
+	VUNPCKLPS  Y3, Y2, Y10
+	VUNPCKHPS  Y3, Y2, Y11
+	VUNPCKLPS  Y5, Y4, Y12
+	VUNPCKHPS  Y5, Y4, Y13
+	VUNPCKLPS  Y7, Y6, Y14
+	VUNPCKHPS  Y7, Y6, Y15
+	VSHUFPS    $0x44, Y10, Y8, Y0
+	VSHUFPS    $0xEE, Y10, Y8, Y1
+	VSHUFPS    $0x44, Y11, Y9, Y2
+	VSHUFPS    $0xEE, Y11, Y9, Y3
+	VSHUFPS    $0x44, Y14, Y12, Y4
+	VSHUFPS    $0xEE, Y14, Y12, Y5
+	VSHUFPS    $0x44, Y15, Y13, Y6
+	VSHUFPS    $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS    Y8, (DI)
+	VMOVUPS    Y9, (DI)(R11*1)
+	VMOVUPS    Y10, (DI)(R11*2)
+	VMOVUPS    Y11, (DI)(R12*1)
+	LEAQ       (DI)(R11*4), R13
+	VMOVUPS    Y12, (R13)
+	VMOVUPS    Y13, (R13)(R11*1)
+	VMOVUPS    Y14, (R13)(R11*2)
+	VMOVUPS    Y15, (R13)(R12*1)
+	ADDQ       $32, SI
+	LEAQ       (DI)(R11*8), DI
+	DECQ       CX
+	JNZ        t8loop
+	VZEROUPPER
+	RET
