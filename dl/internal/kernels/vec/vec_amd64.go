@@ -77,6 +77,36 @@ func vectorLen(n int) int {
 	return n &^ 15
 }
 
+// The AVX2 loops of the same names (vec_avx2_amd64.s), for CPUs without
+// AVX-512: n > 0 a multiple of 8.
+
+//go:noescape
+func axpyAVX2(alpha float32, x, y *float32, n int)
+
+//go:noescape
+func reluAVX2(dst, src *float32, n int)
+
+//go:noescape
+func reluGradAVX2(dst, grad, y *float32, n int)
+
+//go:noescape
+func addAVX2(dst, a, b *float32, n int)
+
+//go:noescape
+func affineAVX2(dst, x *float32, n int, a, b float32)
+
+//go:noescape
+func affine2AVX2(dst, x, y *float32, n int, a, b, c float32)
+
+// avx2Len returns the prefix of n the AVX2 loops handle: a multiple of 8,
+// 0 where AVX-512's loops run instead or without AVX2.
+func avx2Len(n int) int {
+	if haveAVX512 || !haveAVX2 {
+		return 0
+	}
+	return n &^ 7
+}
+
 // gather2RowsVec runs gather2RowsAVX512 (checked arguments); false
 // without AVX-512.
 func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool {
@@ -128,9 +158,13 @@ func copyRowsVec(dst []float32, ldd int, src []float32, lds, rows, cols, fill in
 }
 
 func axpyVec(alpha float32, x, y []float32) int {
-	n := vectorLen(len(y))
-	if n > 0 {
+	if n := vectorLen(len(y)); n > 0 {
 		axpyAVX512(alpha, &x[0], &y[0], n)
+		return n
+	}
+	n := avx2Len(len(y))
+	if n > 0 {
+		axpyAVX2(alpha, &x[0], &y[0], n)
 	}
 	return n
 }
@@ -144,25 +178,37 @@ func adamVec(p, g, m, v []float32, c *AdamCoeffs) int {
 }
 
 func reluVec(dst, src []float32) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		reluAVX512(&dst[0], &src[0], n)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		reluAVX2(&dst[0], &src[0], n)
 	}
 	return n
 }
 
 func reluGradVec(dst, g, y []float32) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		reluGradAVX512(&dst[0], &g[0], &y[0], n)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		reluGradAVX2(&dst[0], &g[0], &y[0], n)
 	}
 	return n
 }
 
 func addVec(dst, a, b []float32) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		addAVX512(&dst[0], &a[0], &b[0], n)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		addAVX2(&dst[0], &a[0], &b[0], n)
 	}
 	return n
 }
@@ -399,17 +445,25 @@ func affineAVX512(dst, x *float32, n int, a, b float32)
 func affine2AVX512(dst, x, y *float32, n int, a, b, c float32)
 
 func affineVec(dst, x []float32, a, b float32) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		affineAVX512(&dst[0], &x[0], n, a, b)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		affineAVX2(&dst[0], &x[0], n, a, b)
 	}
 	return n
 }
 
 func affine2Vec(dst, x, y []float32, a, b, c float32) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		affine2AVX512(&dst[0], &x[0], &y[0], n, a, b, c)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		affine2AVX2(&dst[0], &x[0], &y[0], n, a, b, c)
 	}
 	return n
 }

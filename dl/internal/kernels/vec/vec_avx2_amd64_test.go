@@ -1,0 +1,23 @@
+//go:build !dlbd_noasm
+
+package vec
+
+import "testing"
+
+// TestElementwiseAVX2 runs the elementwise loops' tests against their
+// generic versions on the AVX2 loops, which CPUs with AVX-512 do not take
+// otherwise.
+func TestElementwiseAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2 with FMA")
+	}
+	was := haveAVX512
+	haveAVX512 = false
+	defer func() { haveAVX512 = was }()
+	t.Run("Axpy", TestAxpyMatchesGeneric)
+	t.Run("ReLU", TestReLUMatchesGeneric)
+	t.Run("ReLUValues", TestReLUValues)
+	t.Run("ReLUGrad", TestReLUGradMatchesGeneric)
+	t.Run("Add", TestAddMatchesGeneric)
+	t.Run("Affine", TestAffineMatchesGeneric)
+}
