@@ -369,9 +369,35 @@ func rowLen[F Float](x []F) ([]float32, int) {
 	return x32, len(x32) &^ (rowLanes - 1)
 }
 
+// sum64AVX2, sqDevAVX2 and dot64AVX2 are the row sums on AVX2 CPUs
+// without AVX-512 (vec_avx2_amd64.s): the same 16 lanes, n > 0 a
+// multiple of 16.
+//
+//go:noescape
+func sum64AVX2(x *float32, n int) float64
+
+//go:noescape
+func sqDevAVX2(x *float32, n int, c float64) float64
+
+//go:noescape
+func dot64AVX2(a, b *float32, n int) float64
+
+// rowLenAVX2 is rowLen for the AVX2 row sums: 0 where the AVX-512 ones
+// run or without AVX2.
+func rowLenAVX2[F Float](x []F) ([]float32, int) {
+	x32, ok := any(x).([]float32)
+	if !ok || haveAVX512 || !haveAVX2 {
+		return nil, 0
+	}
+	return x32, len(x32) &^ (rowLanes - 1)
+}
+
 func sumVec[F Float](x []F) (float64, int) {
 	if x32, n := rowLen(x); n > 0 {
 		return sum64AVX512(&x32[0], n), n
+	}
+	if x32, n := rowLenAVX2(x); n > 0 {
+		return sum64AVX2(&x32[0], n), n
 	}
 	return sumGeneric(x)
 }
@@ -379,6 +405,9 @@ func sumVec[F Float](x []F) (float64, int) {
 func sqDevVec[F Float](x []F, c float64) (float64, int) {
 	if x32, n := rowLen(x); n > 0 {
 		return sqDevAVX512(&x32[0], n, c), n
+	}
+	if x32, n := rowLenAVX2(x); n > 0 {
+		return sqDevAVX2(&x32[0], n, c), n
 	}
 	return sqDevGeneric(x, c)
 }
@@ -422,6 +451,9 @@ func softmaxGradAVX512(dst, p *float32, n int, d, scale float64)
 func dotVec(a, b []float32) (float64, int) {
 	if a32, n := rowLen(a); n > 0 {
 		return dot64AVX512(&a32[0], &b[0], n), n
+	}
+	if a32, n := rowLenAVX2(a); n > 0 {
+		return dot64AVX2(&a32[0], &b[0], n), n
 	}
 	return dotGeneric(a, b)
 }

@@ -131,3 +131,108 @@ affine2loop:
 	JNZ     affine2loop
 	VZEROUPPER
 	RET
+
+// The float64 row sums of rows_amd64.s on AVX2: the 16 lanes in four
+// vectors (Y0: elements 16i..16i+3, Y1: +4..+7, Y2: +8..+11, Y3:
+// +12..+15), every product and sum rounded as in the Go loops, and
+// SUMLANES4 adding them as sumLanes does.  n > 0 is a multiple of 16.
+
+// SUMLANES4: X0 = sumLanes of Y0..Y3 (lane l + lane l+8, then halves).
+#define SUMLANES4 \
+	VADDPD       Y2, Y0, Y0; \
+	VADDPD       Y3, Y1, Y1; \
+	VADDPD       Y1, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPD       X1, X0, X0; \
+	VPERMILPD    $1, X0, X1; \
+	VADDSD       X1, X0, X0
+
+#define ZERO4 \
+	VXORPD Y0, Y0, Y0; \
+	VXORPD Y1, Y1, Y1; \
+	VXORPD Y2, Y2, Y2; \
+	VXORPD Y3, Y3, Y3
+
+// func sum64AVX2(x *float32, n int) float64
+TEXT ·sum64AVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	ZERO4
+
+sumloop:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+	ADDQ      $64, SI
+	SUBQ      $16, CX
+	JNZ       sumloop
+	SUMLANES4
+	VMOVSD    X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// SQDEV4(off, y): y = (x[off/4 .. +4] − c)², c in Y8.
+#define SQDEV4(off, y) \
+	VCVTPS2PD off(SI), y; \
+	VSUBPD    Y8, y, y; \
+	VMULPD    y, y, y
+
+// func sqDevAVX2(x *float32, n int, c float64) float64
+TEXT ·sqDevAVX2(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSD c+16(FP), Y8
+	ZERO4
+
+sqdevloop:
+	SQDEV4(0, Y4)
+	SQDEV4(16, Y5)
+	SQDEV4(32, Y6)
+	SQDEV4(48, Y7)
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	ADDQ   $64, SI
+	SUBQ   $16, CX
+	JNZ    sqdevloop
+	SUMLANES4
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// DOT4(off, y): y = a[off/4 .. +4]·b[..], in float64.
+#define DOT4(off, y) \
+	VCVTPS2PD off(SI), y; \
+	VCVTPS2PD off(DI), Y8; \
+	VMULPD    Y8, y, y
+
+// func dot64AVX2(a, b *float32, n int) float64
+TEXT ·dot64AVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	ZERO4
+
+dotloop:
+	DOT4(0, Y4)
+	DOT4(16, Y5)
+	DOT4(32, Y6)
+	DOT4(48, Y7)
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	ADDQ   $64, SI
+	ADDQ   $64, DI
+	SUBQ   $16, CX
+	JNZ    dotloop
+	SUMLANES4
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -4,8 +4,8 @@ package vec
 
 import "testing"
 
-// TestElementwiseAVX2 runs the elementwise loops' tests against their
-// generic versions on the AVX2 loops, which CPUs with AVX-512 do not take
+// TestElementwiseAVX2 runs the elementwise loops' and the row sums' tests
+// against their generic versions on the AVX2 loops, which CPUs with AVX-512 do not take
 // otherwise.
 func TestElementwiseAVX2(t *testing.T) {
 	if !haveAVX2 {
@@ -20,4 +20,7 @@ func TestElementwiseAVX2(t *testing.T) {
 	t.Run("ReLUGrad", TestReLUGradMatchesGeneric)
 	t.Run("Add", TestAddMatchesGeneric)
 	t.Run("Affine", TestAffineMatchesGeneric)
+	t.Run("LayerNormRow", TestLayerNormRowMatchesGo) // Sum64 and SqDev64 bit for bit
+	t.Run("Dot64", TestDot64AndSoftmaxGradMatchGo)
+	t.Run("Rows", TestRowsMatchPerRow)
 }
