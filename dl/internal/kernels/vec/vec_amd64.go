@@ -98,6 +98,15 @@ func affineAVX2(dst, x *float32, n int, a, b float32)
 //go:noescape
 func affine2AVX2(dst, x, y *float32, n int, a, b, c float32)
 
+// copyRowsAVX2 and gather2RowsAVX2 are CopyRows's and Gather2Rows's
+// loops on AVX2 (vec_avx2_amd64.s), masks made from the counts inside.
+//
+//go:noescape
+func copyRowsAVX2(dst *float32, ldd int, src *float32, lds, rows, cols, fill int)
+
+//go:noescape
+func gather2RowsAVX2(dst, src *float32, rows, cols, ld int)
+
 // avx2Len returns the prefix of n the AVX2 loops handle: a multiple of 8,
 // 0 where AVX-512's loops run instead or without AVX2.
 func avx2Len(n int) int {
@@ -107,11 +116,14 @@ func avx2Len(n int) int {
 	return n &^ 7
 }
 
-// gather2RowsVec runs gather2RowsAVX512 (checked arguments); false
-// without AVX-512.
+// gather2RowsVec runs gather2RowsAVX512, or gather2RowsAVX2 without
+// AVX-512 (checked arguments); false with neither.
 func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool {
 	if !haveAVX512 {
-		return false
+		if haveAVX2 {
+			gather2RowsAVX2(&dst[0], &src[0], rows, cols, ld)
+		}
+		return haveAVX2
 	}
 	lo, hi, out := stride2Masks(cols, true)
 	gather2RowsAVX512(&dst[0], &src[0], rows, cols, ld, lo, hi, out)
@@ -143,17 +155,21 @@ func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w i
 	return true
 }
 
-// copyRowsVec runs copyRowsAVX512 (checked arguments); false without
-// AVX-512.
+// copyRowsVec runs copyRowsAVX512, or copyRowsAVX2 without AVX-512
+// (checked arguments); false with neither.
 func copyRowsVec(dst []float32, ldd int, src []float32, lds, rows, cols, fill int) bool {
-	if !haveAVX512 {
+	if !haveAVX512 && !haveAVX2 {
 		return false
 	}
 	var s *float32
 	if cols > 0 {
 		s = &src[0]
 	}
-	copyRowsAVX512(&dst[0], ldd, s, lds, rows, cols, fill, 1<<(cols%16)-1, 1<<(fill%16)-1)
+	if haveAVX512 {
+		copyRowsAVX512(&dst[0], ldd, s, lds, rows, cols, fill, 1<<(cols%16)-1, 1<<(fill%16)-1)
+	} else {
+		copyRowsAVX2(&dst[0], ldd, s, lds, rows, cols, fill)
+	}
 	return true
 }
 

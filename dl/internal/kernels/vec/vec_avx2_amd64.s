@@ -236,3 +236,152 @@ dotloop:
 	VMOVSD X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+
+// lanemask: 16 lanes set, then 16 clear; the 8 or 16 lanes from lane
+// 16 − n have the first n set.
+DATA lanemask<>+0(SB)/8, $-1
+DATA lanemask<>+8(SB)/8, $-1
+DATA lanemask<>+16(SB)/8, $-1
+DATA lanemask<>+24(SB)/8, $-1
+DATA lanemask<>+32(SB)/8, $-1
+DATA lanemask<>+40(SB)/8, $-1
+DATA lanemask<>+48(SB)/8, $-1
+DATA lanemask<>+56(SB)/8, $-1
+DATA lanemask<>+64(SB)/8, $0
+DATA lanemask<>+72(SB)/8, $0
+DATA lanemask<>+80(SB)/8, $0
+DATA lanemask<>+88(SB)/8, $0
+DATA lanemask<>+96(SB)/8, $0
+DATA lanemask<>+104(SB)/8, $0
+DATA lanemask<>+112(SB)/8, $0
+DATA lanemask<>+120(SB)/8, $0
+GLOBL lanemask<>(SB), RODATA|NOPTR, $128
+
+// MASKN(n, y): y = the mask of the first n (0..8) of 8 lanes; uses AX.
+#define MASKN(n, y) \
+	MOVQ    $16, AX; \
+	SUBQ    n, AX; \
+	VMOVDQU (DX)(AX*4), y
+
+// func copyRowsAVX2(dst *float32, ldd int, src *float32, lds, rows, cols, fill int)
+//
+// CopyRows on AVX2: a row's whole vectors of 8 below cols with plain
+// moves, the rest (the row's last floats and its fill) 8 lanes at a
+// time, loaded under the mask of the columns left (zeros past them: the
+// fill) and stored under the mask of the columns and fill left.
+TEXT ·copyRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R9
+	SHLQ $2, R9
+	MOVQ rows+32(FP), R10
+	MOVQ cols+40(FP), R11
+	MOVQ fill+48(FP), R13
+	ADDQ R11, R13
+	LEAQ lanemask<>(SB), DX
+
+crow:
+	XORQ BX, BX
+
+cfull:
+	LEAQ    8(BX), AX
+	CMPQ    AX, R11
+	JGT     cedge
+	VMOVUPS (SI)(BX*4), Y0
+	VMOVUPS Y0, (DI)(BX*4)
+	MOVQ    AX, BX
+	JMP     cfull
+
+cedge:
+	CMPQ       BX, R13
+	JGE        cnext
+	MOVQ       R11, CX
+	SUBQ       BX, CX
+	JGE        2(PC)
+	XORQ       CX, CX
+	MASKN(CX, Y1)
+	MOVQ       R13, CX
+	SUBQ       BX, CX
+	CMPQ       CX, $8
+	JLE        2(PC)
+	MOVQ       $8, CX
+	MASKN(CX, Y2)
+	VMASKMOVPS (SI)(BX*4), Y1, Y0
+	VMASKMOVPS Y0, Y2, (DI)(BX*4)
+	ADDQ       $8, BX
+	JMP        cedge
+
+cnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ R10
+	JNZ  crow
+	VZEROUPPER
+	RET
+
+// func gather2RowsAVX2(dst, src *float32, rows, cols, ld int)
+//
+// Gather2Rows on AVX2: 8 outputs from 16 inputs (VSHUFPS takes the even
+// floats of each half, VPERMPD puts the halves in order) while a whole
+// 16 lie before the row's last read; then the rest with the 2·left − 1
+// floats that exist read under a mask and the left outputs stored under
+// one.
+TEXT ·gather2RowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), R10
+	MOVQ cols+24(FP), R11
+	MOVQ ld+32(FP), R9
+	SHLQ $2, R9
+	LEAQ lanemask<>(SB), DX
+
+grow:
+	XORQ BX, BX
+	MOVQ SI, R12
+
+gfull:
+	LEAQ       9(BX), AX
+	CMPQ       AX, R11
+	JGT        gedge
+	VMOVUPS    (R12), Y0
+	VMOVUPS    32(R12), Y1
+	VSHUFPS    $0x88, Y1, Y0, Y2
+	VPERMPD    $0xD8, Y2, Y2
+	VMOVUPS    Y2, (DI)(BX*4)
+	ADDQ       $8, BX
+	ADDQ       $64, R12
+	JMP        gfull
+
+gedge:
+	CMPQ       BX, R11
+	JGE        gnext
+	MOVQ       R11, CX
+	SUBQ       BX, CX
+	CMPQ       CX, $8
+	JLE        2(PC)
+	MOVQ       $8, CX
+	LEAQ       -1(CX)(CX*1), R13
+	MOVQ       $16, AX
+	SUBQ       R13, AX
+	VMOVDQU    (DX)(AX*4), Y3
+	VMOVDQU    32(DX)(AX*4), Y4
+	VMASKMOVPS (R12), Y3, Y0
+	VMASKMOVPS 32(R12), Y4, Y1
+	VSHUFPS    $0x88, Y1, Y0, Y2
+	VPERMPD    $0xD8, Y2, Y2
+	MASKN(CX, Y3)
+	VMASKMOVPS Y2, Y3, (DI)(BX*4)
+	ADDQ       $8, BX
+	ADDQ       $64, R12
+	JMP        gedge
+
+gnext:
+	LEAQ (DI)(R11*4), DI
+	ADDQ R9, SI
+	DECQ R10
+	JNZ  grow
+	VZEROUPPER
+	RET

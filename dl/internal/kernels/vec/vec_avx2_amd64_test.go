@@ -23,4 +23,6 @@ func TestElementwiseAVX2(t *testing.T) {
 	t.Run("LayerNormRow", TestLayerNormRowMatchesGo) // Sum64 and SqDev64 bit for bit
 	t.Run("Dot64", TestDot64AndSoftmaxGradMatchGo)
 	t.Run("Rows", TestRowsMatchPerRow)
+	t.Run("Stride2Rows", TestStride2Rows)
+	t.Run("CopyRows", TestCopyRows)
 }
