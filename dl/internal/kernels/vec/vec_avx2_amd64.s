@@ -267,9 +267,12 @@ GLOBL lanemask<>(SB), RODATA|NOPTR, $128
 // func copyRowsAVX2(dst *float32, ldd int, src *float32, lds, rows, cols, fill int)
 //
 // CopyRows on AVX2: a row's whole vectors of 8 below cols with plain
-// moves, the rest (the row's last floats and its fill) 8 lanes at a
+// moves, then the rest (the row's last floats and its fill) 8 lanes at a
 // time, loaded under the mask of the columns left (zeros past them: the
-// fill) and stored under the mask of the columns and fill left.
+// fill).  A row of cols + fill >= 8 stores that rest with plain moves, the
+// last one moved back to end at cols + fill (it writes again what the one
+// before wrote, the same values): AMD's masked stores are slow.  Shorter
+// rows store under the mask of what is left.
 TEXT ·copyRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+8(FP), R8
@@ -281,6 +284,7 @@ TEXT ·copyRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ cols+40(FP), R11
 	MOVQ fill+48(FP), R13
 	ADDQ R11, R13
+	LEAQ -8(R13), R12 // the start of a row's last 8
 	LEAQ lanemask<>(SB), DX
 
 crow:
@@ -298,21 +302,29 @@ cfull:
 cedge:
 	CMPQ       BX, R13
 	JGE        cnext
+	TESTQ      R12, R12
+	JL         cshort
+	CMPQ       BX, R12
+	JLE        2(PC)
+	MOVQ       R12, BX
 	MOVQ       R11, CX
 	SUBQ       BX, CX
 	JGE        2(PC)
 	XORQ       CX, CX
-	MASKN(CX, Y1)
-	MOVQ       R13, CX
-	SUBQ       BX, CX
 	CMPQ       CX, $8
 	JLE        2(PC)
 	MOVQ       $8, CX
-	MASKN(CX, Y2)
+	MASKN(CX, Y1)
 	VMASKMOVPS (SI)(BX*4), Y1, Y0
-	VMASKMOVPS Y0, Y2, (DI)(BX*4)
+	VMOVUPS    Y0, (DI)(BX*4)
 	ADDQ       $8, BX
 	JMP        cedge
+
+cshort: // cols + fill < 8: one masked store
+	MASKN(R11, Y1)
+	MASKN(R13, Y2)
+	VMASKMOVPS (SI), Y1, Y0
+	VMASKMOVPS Y0, Y2, (DI)
 
 cnext:
 	ADDQ R8, DI
