@@ -75,3 +75,71 @@ adammoments:
 	JNZ     adamloop
 	VZEROUPPER
 	RET
+
+// func adamAVX2(p, grad, m, v *float32, n int, c *AdamCoeffs)
+//
+// adamAVX512 on 8 lanes (ymm) for AVX2 CPUs, n > 0 a multiple of 8: the
+// same operations, rounded alike.
+TEXT ·adamAVX2(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), DI
+	MOVQ grad+8(FP), SI
+	MOVQ m+16(FP), R8
+	MOVQ v+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ c+40(FP), AX
+	VBROADCASTSS 0(AX), Y8  // β1
+	VBROADCASTSS 4(AX), Y9  // β2
+	VBROADCASTSS 8(AX), Y10  // 1 − β1
+	VBROADCASTSS 12(AX), Y11 // 1 − β2
+	VBROADCASTSS 16(AX), Y12 // step size
+	VBROADCASTSS 20(AX), Y13 // √(1 − β2ᵗ)
+	VBROADCASTSS 24(AX), Y14 // ε
+	VBROADCASTSS 28(AX), Y15 // 1 − γλ
+	VBROADCASTSS 32(AX), Y7 // λ
+	MOVBLZX 36(AX), BX       // Decoupled: mode 1
+	TESTL   BX, BX
+	JNZ     adamloop2
+	MOVL    32(AX), DX
+	ANDL    $0x7fffffff, DX  // λ ≠ 0 (−0 counts as 0, as in Go)
+	JZ      adamloop2
+	MOVL    $2, BX
+
+adamloop2:
+	VMOVUPS (DI), Y0 // p
+	VMOVUPS (SI), Y1 // g
+	CMPL    BX, $1
+	JEQ     adamdecay2
+	CMPL    BX, $2
+	JNE     adammoments2
+	VMULPS  Y7, Y0, Y2 // λ·p
+	VADDPS  Y2, Y1, Y1  // g = g + λ·p
+	JMP     adammoments2
+
+adamdecay2:
+	VMULPS Y15, Y0, Y0 // p = p·(1 − γλ)
+
+adammoments2:
+	VMULPS  (R8), Y8, Y2 // β1·m
+	VMULPS  Y10, Y1, Y3   // (1 − β1)·g
+	VADDPS  Y3, Y2, Y2    // m
+	VMULPS  (R9), Y9, Y4 // β2·v
+	VMULPS  Y11, Y1, Y5   // (1 − β2)·g
+	VMULPS  Y1, Y5, Y5    //   ·g
+	VADDPS  Y5, Y4, Y4    // v
+	VSQRTPS Y4, Y6        // √v
+	VDIVPS  Y13, Y6, Y6   // √v / √(1 − β2ᵗ)
+	VADDPS  Y14, Y6, Y6   //   + ε
+	VDIVPS  Y6, Y2, Y3    // m / denom (in Y3: Y7 holds λ)
+	VMULPS  Y12, Y3, Y3   // step size · (m / denom)
+	VSUBPS  Y3, Y0, Y0    // p − ...
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y2, (R8)
+	VMOVUPS Y4, (R9)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, R8
+	ADDQ    $32, R9
+	SUBQ    $8, CX
+	JNZ     adamloop2
+	VZEROUPPER
+	RET

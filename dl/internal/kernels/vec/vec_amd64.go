@@ -98,6 +98,9 @@ func affineAVX2(dst, x *float32, n int, a, b float32)
 //go:noescape
 func affine2AVX2(dst, x, y *float32, n int, a, b, c float32)
 
+//go:noescape
+func adamAVX2(p, grad, m, v *float32, n int, c *AdamCoeffs) // adam_amd64.s
+
 // copyRowsAVX2 and gather2RowsAVX2 are CopyRows's and Gather2Rows's
 // loops on AVX2 (vec_avx2_amd64.s), masks made from the counts inside.
 //
@@ -186,9 +189,13 @@ func axpyVec(alpha float32, x, y []float32) int {
 }
 
 func adamVec(p, g, m, v []float32, c *AdamCoeffs) int {
-	n := vectorLen(len(p))
-	if n > 0 {
+	if n := vectorLen(len(p)); n > 0 {
 		adamAVX512(&p[0], &g[0], &m[0], &v[0], n, c)
+		return n
+	}
+	n := avx2Len(len(p))
+	if n > 0 {
+		adamAVX2(&p[0], &g[0], &m[0], &v[0], n, c)
 	}
 	return n
 }

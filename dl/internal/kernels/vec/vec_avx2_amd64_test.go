@@ -25,4 +25,6 @@ func TestElementwiseAVX2(t *testing.T) {
 	t.Run("Rows", TestRowsMatchPerRow)
 	t.Run("Stride2Rows", TestStride2Rows)
 	t.Run("CopyRows", TestCopyRows)
+	t.Run("Adam", TestAdamMatchesGeneric)
+	t.Run("AdamValues", TestAdamValues)
 }
