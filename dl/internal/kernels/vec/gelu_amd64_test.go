@@ -29,19 +29,3 @@ func TestGELUWithoutAssembly(t *testing.T) {
 		}
 	}
 }
-
-// TestGELUAVX2 runs the tests of the assembly against its Go reference
-// and of its accuracy and special values on the AVX2 loops, which CPUs
-// with AVX-512 do not take otherwise.
-func TestGELUAVX2(t *testing.T) {
-	if !haveAVX2 {
-		t.Skip("no AVX2 with FMA")
-	}
-	was := haveAVX512
-	haveAVX512 = false
-	defer func() { haveAVX512 = was }()
-	t.Run("MatchesGeneric", TestGELUMatchesGeneric)
-	t.Run("GradMatchesGeneric", TestGELUGradMatchesGeneric)
-	t.Run("Accuracy", TestGELUAccuracy)
-	t.Run("Specials", TestGELUSpecials)
-}

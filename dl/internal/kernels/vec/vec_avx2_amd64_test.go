@@ -4,27 +4,50 @@ package vec
 
 import "testing"
 
-// TestElementwiseAVX2 runs the elementwise loops' and the row sums' tests
-// against their generic versions on the AVX2 loops, which CPUs with AVX-512 do not take
-// otherwise.
-func TestElementwiseAVX2(t *testing.T) {
+// onAVX2 makes the package take its AVX2 loops until t ends (the AVX-512
+// ones off, which CPUs with AVX-512 would take instead), or skips t on a
+// CPU without AVX2.
+func onAVX2(t *testing.T) {
+	t.Helper()
 	if !haveAVX2 {
 		t.Skip("no AVX2 with FMA")
 	}
-	was := haveAVX512
-	haveAVX512 = false
-	defer func() { haveAVX512 = was }()
-	t.Run("Axpy", TestAxpyMatchesGeneric)
-	t.Run("ReLU", TestReLUMatchesGeneric)
-	t.Run("ReLUValues", TestReLUValues)
-	t.Run("ReLUGrad", TestReLUGradMatchesGeneric)
-	t.Run("Add", TestAddMatchesGeneric)
-	t.Run("Affine", TestAffineMatchesGeneric)
-	t.Run("LayerNormRow", TestLayerNormRowMatchesGo) // Sum64 and SqDev64 bit for bit
-	t.Run("Dot64", TestDot64AndSoftmaxGradMatchGo)
-	t.Run("Rows", TestRowsMatchPerRow)
-	t.Run("Stride2Rows", TestStride2Rows)
-	t.Run("CopyRows", TestCopyRows)
-	t.Run("Adam", TestAdamMatchesGeneric)
-	t.Run("AdamValues", TestAdamValues)
+	was512, wasExp := haveAVX512, haveExp
+	haveAVX512, haveExp = false, false
+	t.Cleanup(func() { haveAVX512, haveExp = was512, wasExp })
+}
+
+// TestAVX2Loops runs the tests of the vector loops against their Go
+// references (bit for bit where those say so) on the AVX2 loops.
+func TestAVX2Loops(t *testing.T) {
+	onAVX2(t)
+	for _, c := range []struct {
+		name string
+		test func(*testing.T)
+	}{
+		{"Axpy", TestAxpyMatchesGeneric},
+		{"ReLU", TestReLUMatchesGeneric},
+		{"ReLUValues", TestReLUValues},
+		{"ReLUGrad", TestReLUGradMatchesGeneric},
+		{"Add", TestAddMatchesGeneric},
+		{"Affine", TestAffineMatchesGeneric},
+		{"LayerNormRow", TestLayerNormRowMatchesGo}, // Sum64 and SqDev64 bit for bit
+		{"Dot64", TestDot64AndSoftmaxGradMatchGo},
+		{"Rows", TestRowsMatchPerRow},
+		{"Stride2Rows", TestStride2Rows},
+		{"CopyRows", TestCopyRows},
+		{"Adam", TestAdamMatchesGeneric},
+		{"AdamValues", TestAdamValues},
+		{"TapRows", TestTapRows},
+		{"TapDots", TestTapDots},
+		{"GELUMatchesGeneric", TestGELUMatchesGeneric},
+		{"GELUGradMatchesGeneric", TestGELUGradMatchesGeneric},
+		{"GELUAccuracy", TestGELUAccuracy},
+		{"GELUSpecials", TestGELUSpecials},
+		{"ExpSumMatchesGeneric", TestExpSumMatchesGeneric},
+		{"ExpScaleMatchesGeneric", TestExpScaleMatchesGeneric},
+		{"ExpScaleSpecials", TestExpScaleSpecials},
+	} {
+		t.Run(c.name, c.test)
+	}
 }
