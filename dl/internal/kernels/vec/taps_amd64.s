@@ -261,29 +261,11 @@ dtapdone:
 
 // TapRows's loop on AVX2 CPUs: tapRowsAVX512's, with segments of 16
 // floats (two ymm vectors) and the masks as vectors (Y14, Y15, from
-// tapMask: VMASKMOVPS reads and writes only the lanes of the row), so
+// lanemask: VMASKMOVPS reads and writes only the lanes of the row), so
 // nothing past a row is read or written here either.  Four rows go
 // together (eight sums), as there.
 
-// tapMask: 16 lanes set, then 16 clear; the 16 from lane 16 − n have the
-// first n set.
-DATA tapMask<>+0(SB)/8, $-1
-DATA tapMask<>+8(SB)/8, $-1
-DATA tapMask<>+16(SB)/8, $-1
-DATA tapMask<>+24(SB)/8, $-1
-DATA tapMask<>+32(SB)/8, $-1
-DATA tapMask<>+40(SB)/8, $-1
-DATA tapMask<>+48(SB)/8, $-1
-DATA tapMask<>+56(SB)/8, $-1
-DATA tapMask<>+64(SB)/8, $0
-DATA tapMask<>+72(SB)/8, $0
-DATA tapMask<>+80(SB)/8, $0
-DATA tapMask<>+88(SB)/8, $0
-DATA tapMask<>+96(SB)/8, $0
-DATA tapMask<>+104(SB)/8, $0
-DATA tapMask<>+112(SB)/8, $0
-DATA tapMask<>+120(SB)/8, $0
-GLOBL tapMask<>(SB), RODATA|NOPTR, $128
+// The masks come from lanemask (vec_avx2_amd64.s).
 
 // SEGMASKS16: Y14, Y15 the masks of the segment at column BX, the
 // min(16, cols − BX) columns left.  Uses AX, CX.
@@ -294,7 +276,7 @@ GLOBL tapMask<>(SB), RODATA|NOPTR, $128
 	JLE     2(PC); \
 	MOVQ    $16, CX; \
 	NEGQ    CX; \
-	LEAQ    tapMask<>+64(SB), AX; \
+	LEAQ    ·lanemask+64(SB), AX; \
 	VMOVDQU (AX)(CX*4), Y14; \
 	VMOVDQU 32(AX)(CX*4), Y15
 

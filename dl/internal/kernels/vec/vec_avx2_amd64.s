@@ -239,24 +239,24 @@ dotloop:
 
 
 // lanemask: 16 lanes set, then 16 clear; the 8 or 16 lanes from lane
-// 16 − n have the first n set.
-DATA lanemask<>+0(SB)/8, $-1
-DATA lanemask<>+8(SB)/8, $-1
-DATA lanemask<>+16(SB)/8, $-1
-DATA lanemask<>+24(SB)/8, $-1
-DATA lanemask<>+32(SB)/8, $-1
-DATA lanemask<>+40(SB)/8, $-1
-DATA lanemask<>+48(SB)/8, $-1
-DATA lanemask<>+56(SB)/8, $-1
-DATA lanemask<>+64(SB)/8, $0
-DATA lanemask<>+72(SB)/8, $0
-DATA lanemask<>+80(SB)/8, $0
-DATA lanemask<>+88(SB)/8, $0
-DATA lanemask<>+96(SB)/8, $0
-DATA lanemask<>+104(SB)/8, $0
-DATA lanemask<>+112(SB)/8, $0
-DATA lanemask<>+120(SB)/8, $0
-GLOBL lanemask<>(SB), RODATA|NOPTR, $128
+// 16 − n have the first n set (the AVX2 loops here and in taps_amd64.s).
+DATA ·lanemask+0(SB)/8, $-1
+DATA ·lanemask+8(SB)/8, $-1
+DATA ·lanemask+16(SB)/8, $-1
+DATA ·lanemask+24(SB)/8, $-1
+DATA ·lanemask+32(SB)/8, $-1
+DATA ·lanemask+40(SB)/8, $-1
+DATA ·lanemask+48(SB)/8, $-1
+DATA ·lanemask+56(SB)/8, $-1
+DATA ·lanemask+64(SB)/8, $0
+DATA ·lanemask+72(SB)/8, $0
+DATA ·lanemask+80(SB)/8, $0
+DATA ·lanemask+88(SB)/8, $0
+DATA ·lanemask+96(SB)/8, $0
+DATA ·lanemask+104(SB)/8, $0
+DATA ·lanemask+112(SB)/8, $0
+DATA ·lanemask+120(SB)/8, $0
+GLOBL ·lanemask(SB), RODATA|NOPTR, $128
 
 // MASKN(n, y): y = the mask of the first n (0..8) of 8 lanes; uses AX.
 #define MASKN(n, y) \
@@ -285,7 +285,7 @@ TEXT ·copyRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ fill+48(FP), R13
 	ADDQ R11, R13
 	LEAQ -8(R13), R12 // the start of a row's last 8
-	LEAQ lanemask<>(SB), DX
+	LEAQ ·lanemask(SB), DX
 
 crow:
 	XORQ BX, BX
@@ -348,7 +348,7 @@ TEXT ·gather2RowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ cols+24(FP), R11
 	MOVQ ld+32(FP), R9
 	SHLQ $2, R9
-	LEAQ lanemask<>(SB), DX
+	LEAQ ·lanemask(SB), DX
 
 grow:
 	XORQ BX, BX
