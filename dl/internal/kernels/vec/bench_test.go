@@ -64,3 +64,46 @@ func BenchmarkAdam(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTaps times TapRows and TapDots on one plane of the depthwise
+// convolution of BenchmarkConv2d (28x28 outputs, a 3x3 filter, the input
+// padded to 30x30), generic and dispatched, the plane in cache: the
+// kernels' own speed, without the memory traffic of a whole layer.
+func BenchmarkTaps(b *testing.B) {
+	const h, w, wp = 28, 28, 30
+	x, y, g := make([]float32, wp*wp), make([]float32, h*w), make([]float32, h*w)
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	for i := range g {
+		g[i] = float32(i%5) - 2
+	}
+	wk := []float32{1, -2, 3, -4, 5, -6, 7, -8, 9}
+	var offs []int
+	for i := range 3 {
+		for j := range 3 {
+			offs = append(offs, i*wp+j)
+		}
+	}
+	acc := make([]float64, len(offs))
+	flops := int64(2 * h * w * len(offs))
+	for _, im := range []struct {
+		name       string
+		rows, dots func()
+	}{
+		{"generic", func() { tapRowsGo(y, w, x, wp, h, w, offs, wk) }, func() { tapDotsGo(acc, g, w, x, wp, h, w, offs) }},
+		{"auto", func() { TapRows(y, w, x, wp, h, w, offs, wk) }, func() { TapDots(acc, g, w, x, wp, h, w, offs) }},
+	} {
+		for _, op := range []struct {
+			name string
+			fn   func()
+		}{{"rows", im.rows}, {"dots", im.dots}} {
+			b.Run("op="+op.name+"/impl="+im.name, func(b *testing.B) {
+				for b.Loop() {
+					op.fn()
+				}
+				b.ReportMetric(float64(flops*int64(b.N))/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
