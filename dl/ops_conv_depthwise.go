@@ -31,12 +31,15 @@ func conv2dDepthwise(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 	x32, w32 := compute32(x), compute32(w)
 	y := newTensor(op, x.dev, x32.dtype, []int{g.n, g.cout, g.ho, g.wo})
 	if y.n > 0 {
-		fillChannels(op, y, b, g.cout, g.l())
+		var bv []float64
+		if b != nil {
+			bv = b.Float64s()
+		}
 		var err error
 		if y.dtype == Float64 {
-			err = dwForward(y.v(op).f64(), x32.v(op).f64(), w32.v(op).f64(), g)
+			err = dwForward(y.v(op).f64(), x32.v(op).f64(), w32.v(op).f64(), bv, g)
 		} else {
-			err = dwForward(y.v(op).f32(), x32.v(op).f32(), w32.v(op).f32(), g)
+			err = dwForward(y.v(op).f32(), x32.v(op).f32(), w32.v(op).f32(), bv, g)
 		}
 		if err != nil {
 			y.Release()
@@ -115,12 +118,14 @@ func (g *convGeom) dwTaps(f func(r, oy, iy, x0, lo, hi int)) {
 	}
 }
 
-// dwForward adds the depthwise convolution of x with w into y (which holds
-// the bias), one output plane per item: with stride 1, each output row
-// takes its kH·kW taps from shifted runs of the padded plane
-// (vec.TapRows, the taps summed in registers), else a short axpy per tap
-// and output row.
-func dwForward[F float](y, x, w []F, g *convGeom) error {
+// dwForward sets y to the depthwise convolution of x with w plus the bias
+// bv (nil: none), one output plane per item: the plane is set to its
+// channel's bias (while it is in cache, rather than the whole of y in a
+// pass before, which cost a round trip of y through memory), then with
+// stride 1 each output row takes its kH·kW taps from shifted runs of the
+// padded plane (vec.TapRows, the taps summed in registers), else a short
+// axpy per tap and output row.
+func dwForward[F float](y, x, w []F, bv []float64, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
 	offs := g.tapOffs()
 	return forEachThread(g.n*g.cout, func(p int) error {
@@ -130,6 +135,11 @@ func dwForward[F float](y, x, w []F, g *convGeom) error {
 		n, co := p/g.cout, p%g.cout
 		src := x[(n*g.c+co/og)*hw:][:hw]
 		dst := y[p*L:][:L]
+		if bv != nil {
+			fillSlice(dst, F(bv[co]))
+		} else {
+			clear(dst)
+		}
 		wk := w[co*kk:][:kk]
 		if g.wide() {
 			sc, buf, _ := getScratch[F]([]int{g.plane()}, nil)
@@ -189,8 +199,12 @@ func (g *convGeom) dwBackGeom() (gq *convGeom, back []int) {
 // in float32 first, vec.TapDots), either nil when not wanted.
 func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
+	gq, back := g.dwBackGeom()
+	if gy32, ok := any(gy).([]float32); ok && back != nil {
+		return dwBackwardPadded(optSlice[float32](gx), optSlice[float32](gw), gy32,
+			any(x).([]float32), any(w).([]float32), g, gq, back)
+	}
 	if gx != nil {
-		gq, back := g.dwBackGeom()
 		err := forEachThread(g.n*g.c, func(p int) error {
 			if err := cancel.Err(); err != nil {
 				return err
@@ -276,6 +290,64 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 		}
 		return nil
 	})
+}
+
+// dwBackwardPadded is dwBackward for a stride-1 float32 g whose padding
+// is less than the window (dwBackGeom's gq and back): both gradients in
+// one pass over each input channel's planes, sample by sample, from one
+// padded plane of the output gradient per filter.  The input gradient is
+// TapRows of that plane with the flipped filter (as dwBackward); the
+// weight gradient reads the same plane: gw(i, j) = Σ x(iy, ix)·
+// gy(iy + pH − i·dH, ix + pW − j·dW), the output gradient padded by gq at
+// (iy + (kH−1−i)·dH, ix + (kW−1−j)·dW), which is TapDots of the input
+// plane against the padded gradient at the offsets back.  So neither the
+// input planes nor the gradient's are padded or read twice (they were,
+// once for each gradient: a fifth of a 3×3 layer's backward).  The
+// samples are summed in order in float64, as in dwBackward.  gx or gw may
+// be nil.
+func dwBackwardPadded(gx, gw, gy, x, w []float32, g, gq *convGeom, back []int) error {
+	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
+	return forEachThread(g.c, func(c int) error {
+		sc, buf, _ := getScratch[float32]([]int{gq.plane()}, nil)
+		defer attnPool.Put(sc)
+		var acc []float64
+		if gw != nil {
+			acc = make([]float64, og*kk)
+		}
+		for n := range g.n {
+			if err := cancel.Err(); err != nil {
+				return err
+			}
+			xp := x[(n*g.c+c)*hw:][:hw]
+			var dst []float32
+			if gx != nil {
+				dst = gx[(n*g.c+c)*hw:][:hw]
+				clear(dst)
+			}
+			for k := range og {
+				co := c*og + k
+				gyp := paddedPlane(buf[0], gy[(n*g.cout+co)*L:][:L], gq)
+				if dst != nil {
+					vec.TapRows(dst, g.w, gyp, gq.wp(), g.h, g.w, back, w[co*kk:][:kk])
+				}
+				if acc != nil {
+					vec.TapDots(acc[k*kk:][:kk], xp, g.w, gyp, gq.wp(), g.h, g.w, back)
+				}
+			}
+		}
+		for i, v := range acc {
+			gw[c*og*kk+i] = float32(v)
+		}
+		return nil
+	})
+}
+
+// optSlice returns s as []E, nil when s is nil.
+func optSlice[E float, F float](s []F) []E {
+	if s == nil {
+		return nil
+	}
+	return any(s).([]E)
 }
 
 // paddedPlane returns src, a plane [H, W], padded as g says into buf

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -365,6 +366,46 @@ func compareConvRuns(t *testing.T, label, gotName, wantName string, got, want []
 			if d := math.Abs(got[i][j] - want[i][j]); d > tol*scale {
 				t.Fatalf("%s: %s[%d]: %s %v, %s %v", label, name, j, gotName, got[i][j], wantName, want[i][j])
 			}
+		}
+	}
+}
+
+// TestConv2dDepthwiseOneGradient checks that the depthwise backward that
+// computes both gradients in one pass (dwBackwardPadded) gives each of
+// them bit for bit when only one is wanted: the weight's when x needs no
+// gradient (a network's first layer), the input's when the filter is
+// frozen.
+func TestConv2dDepthwiseOneGradient(t *testing.T) {
+	for _, c := range []struct {
+		x    []int
+		cout int
+		o    Conv2dOptions
+	}{
+		{[]int{2, 3, 9, 20}, 3, Conv2dOptions{Padding: [2]int{1, 1}, Groups: 3}},
+		{[]int{3, 2, 7, 17}, 4, Conv2dOptions{Padding: [2]int{1, 2}, Dilation: [2]int{2, 1}, Groups: 2}},
+	} {
+		run := func(dx, dw bool) (gx, gw []float64) {
+			opt := Options{Generator: NewGenerator(4)}
+			x := opt.Randn(c.x...).SetRequiresGrad(dx)
+			w := opt.Randn(c.cout, 1, 3, 3).SetRequiresGrad(dw)
+			y := Conv2d(x, w, nil, c.o)
+			y.BackwardWith(BackwardOptions{Grad: opt.Randn(y.Shape()...)})
+			if dx {
+				gx = x.Grad().Float64s()
+			}
+			if dw {
+				gw = w.Grad().Float64s()
+			}
+			return gx, gw
+		}
+		bothX, bothW := run(true, true)
+		_, onlyW := run(false, true)
+		onlyX, _ := run(true, false)
+		if !slices.Equal(bothW, onlyW) {
+			t.Errorf("%v %+v: dW without dx differs from dW with it", c.x, c.o)
+		}
+		if !slices.Equal(bothX, onlyX) {
+			t.Errorf("%v %+v: dx without dW differs from dx with it", c.x, c.o)
 		}
 	}
 }

@@ -267,11 +267,7 @@ func fillChannels(op string, t, b *Tensor, c, inner int) {
 func fillRows[F float](dst []F, bv []float64, rows, c, inner int) error {
 	return forEachThread(rows, func(r int) error {
 		for ch := range c {
-			row := dst[(r*c+ch)*inner : (r*c+ch+1)*inner]
-			v := F(bv[ch])
-			for i := range row {
-				row[i] = v
-			}
+			fillSlice(dst[(r*c+ch)*inner:(r*c+ch+1)*inner], F(bv[ch]))
 		}
 		return nil
 	})
