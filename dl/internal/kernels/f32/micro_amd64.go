@@ -77,6 +77,7 @@ var avx2Kernel = &gemm.MicroKernel[float32]{
 	Fn:    sgemmAVX2,
 	PackA: packA6,
 	PackB: packB16,
+	Store: storeTileAVX2,
 }
 
 // tileKernels lists the alternatives to simdKernels[0] with other tiles

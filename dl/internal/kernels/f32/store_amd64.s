@@ -41,3 +41,45 @@ store:
 	JNZ     rowloop
 	VZEROUPPER
 	RET
+
+// func storeTile16AVX2(dst *float32, ldd int, t *float32, ldt, rows int, bias *float32)
+//
+// gemm.StoreTile's loop for a float32 C on AVX2 CPUs, for exactly 16
+// columns (the 6x16 kernel's whole tiles): for each of rows rows (> 0),
+// the 16 floats of t plus bias (when not nil) stored to dst.  ldd and
+// ldt are byte strides.
+TEXT ·storeTile16AVX2(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), DI
+	MOVQ  ldd+8(FP), R8
+	MOVQ  t+16(FP), SI
+	MOVQ  ldt+24(FP), R9
+	MOVQ  rows+32(FP), CX
+	MOVQ  bias+40(FP), DX
+	TESTQ DX, DX
+	JZ    copyrow16
+	VMOVUPS (DX), Y2
+	VMOVUPS 32(DX), Y3
+
+biasrow16:
+	VADDPS  (SI), Y2, Y0
+	VADDPS  32(SI), Y3, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R9, SI
+	ADDQ    R8, DI
+	DECQ    CX
+	JNZ     biasrow16
+	VZEROUPPER
+	RET
+
+copyrow16:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R9, SI
+	ADDQ    R8, DI
+	DECQ    CX
+	JNZ     copyrow16
+	VZEROUPPER
+	RET

@@ -291,14 +291,24 @@ func expScaleVec(dst, x []float32, shift, scale float64) int {
 //go:noescape
 func maxAVX512(x *float32, n int) (m float32, nan bool)
 
-// maxVec runs maxAVX512 on the longest prefix it handles, or returns
-// (−Inf, false, 0).
+// maxAVX2 is maxAVX512 for AVX2 CPUs (vec_avx2_amd64.s): n > 0 a
+// multiple of 16.
+//
+//go:noescape
+func maxAVX2(x *float32, n int) (m float32, nan bool)
+
+// maxVec runs maxAVX512 (or maxAVX2) on the longest prefix it handles,
+// or returns (−Inf, false, 0).
 func maxVec(x []float32) (m float32, nan bool, n int) {
-	if n = vectorLen(len(x)); n == 0 {
-		return float32(math.Inf(-1)), false, 0
+	if n = vectorLen(len(x)); n > 0 {
+		m, nan = maxAVX512(&x[0], n)
+		return m, nan, n
 	}
-	m, nan = maxAVX512(&x[0], n)
-	return m, nan, n
+	if n = avx2Len(len(x)) &^ 15; n > 0 {
+		m, nan = maxAVX2(&x[0], n)
+		return m, nan, n
+	}
+	return float32(math.Inf(-1)), false, 0
 }
 
 // geluAVX512 is geluGeneric on n floats, n > 0 a multiple of 16

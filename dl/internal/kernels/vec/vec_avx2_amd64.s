@@ -397,3 +397,45 @@ gnext:
 	JNZ  grow
 	VZEROUPPER
 	RET
+
+// func maxAVX2(x *float32, n int) (m float32, nan bool)
+//
+// maxAVX512 on 8 lanes: two running maxima of 8 lanes (16 floats a
+// turn), NaN lanes ignored by VMAXPS and recorded in Y4 (unordered
+// compares ORed).
+TEXT ·maxAVX2(SB), NOSPLIT, $0-21
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVL         $0xff800000, AX // -Inf
+	MOVD         AX, X0
+	VBROADCASTSS X0, Y0
+	VMOVAPS      Y0, Y1
+	VXORPS       Y4, Y4, Y4
+
+max2loop:
+	VMOVUPS (SI), Y2
+	VMOVUPS 32(SI), Y3
+	VMAXPS  Y0, Y2, Y0    // m = x > m ? x : m (m if x is NaN)
+	VMAXPS  Y1, Y3, Y1
+	VCMPPS  $3, Y2, Y2, Y2 // NaN lanes
+	VCMPPS  $3, Y3, Y3, Y3
+	VORPS   Y2, Y4, Y4
+	VORPS   Y3, Y4, Y4
+	ADDQ    $64, SI
+	SUBQ    $16, CX
+	JNZ     max2loop
+
+	// Horizontal maximum of the 16 lanes of Y0 and Y1.
+	VMAXPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1
+	VMAXPS       X1, X0, X0
+	MOVSS        X0, m+16(FP)
+	VMOVMSKPS    Y4, AX
+	TESTL        AX, AX
+	SETNE        nan+20(FP)
+	VZEROUPPER
+	RET

@@ -30,6 +30,7 @@ func TestAVX2Loops(t *testing.T) {
 		{"ReLUValues", TestReLUValues},
 		{"ReLUGrad", TestReLUGradMatchesGeneric},
 		{"Add", TestAddMatchesGeneric},
+		{"Max", TestMax},
 		{"Affine", TestAffineMatchesGeneric},
 		{"LayerNormRow", TestLayerNormRowMatchesGo}, // Sum64 and SqDev64 bit for bit
 		{"Dot64", TestDot64AndSoftmaxGradMatchGo},
