@@ -118,7 +118,7 @@ func transpose6x8AVX2(dst, src *float32, srcStride, blocks int)
 // operands and the last rows of a block go through gemm.PackA.
 func packA6(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
 	if mr == 6 && p.TransA && p.Half == gemm.NoHalf {
-		packRuns6(dst, p.A, p.LDA, pc*p.LDA+ic, mc, kc)
+		packRuns(dst, p.A, p.LDA, pc*p.LDA+ic, mc, kc, 6)
 		return
 	}
 	if mr != 6 || p.TransA || p.Half != gemm.NoHalf || kc < 8 {
@@ -159,7 +159,7 @@ func transpose8x8AVX2(dst *float32, dstStride int, src *float32, srcStride, bloc
 // columns of a block go through gemm.PackB.
 func packB16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 	if nr == 16 && !p.TransB && p.Half == gemm.NoHalf {
-		packRuns16(dst, p.B, p.LDB, pc*p.LDB+jc, nc, kc)
+		packRuns(dst, p.B, p.LDB, pc*p.LDB+jc, nc, kc, 16)
 		return
 	}
 	if nr != 16 || !p.TransB || p.Half != gemm.NoHalf || kc < 8 {
@@ -185,48 +185,39 @@ func packB16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 	}
 }
 
-// packRuns6 packs the A panels of the 6x16 kernel when each k step's 6
-// values are a contiguous run (a transposed A: the weight gradient's
-// Xᵀ): step s of panel q is src[at + s·ld + 6q :][:6], moved as one
-// 24-byte array instead of a copy call per step (gemm.PackA's copy cost
-// 8 % of a Transformer training step in memmove on AVX2).  A last panel
-// of fewer rows is zero-padded.
-func packRuns6(dst, src []float32, ld, at, mc, kc int) {
-	for q := 0; q*6 < mc; q++ {
-		panel := dst[q*6*kc : (q+1)*6*kc]
-		run := src[at+q*6:]
-		if rows := min(6, mc-q*6); rows < 6 {
+// packRuns packs the w-wide panels (the 6x16 kernel's A, w = 6, or its
+// B, w = 16) of a matrix whose k steps are contiguous runs (a transposed
+// A: the weight gradient's Xᵀ; a B read by rows): step s of panel q is
+// src[at + s·ld + w·q :][:w], moved as one 24- or 64-byte array instead
+// of a copy call per step (gemm.PackA's and PackB's copies took 8 % of a
+// Transformer training step in memmove on AVX2).  A last panel of fewer
+// than w is zero-padded.
+func packRuns(dst, src []float32, ld, at, n, kc, w int) {
+	for q := 0; q*w < n; q++ {
+		panel := dst[q*w*kc : (q+1)*w*kc]
+		run := src[at+q*w:]
+		if cols := min(w, n-q*w); cols < w {
 			for s := range kc {
-				d := panel[s*6 : s*6+6]
-				copy(d, run[s*ld:][:rows])
-				clear(d[rows:])
-			}
-			continue
-		}
-		_ = run[(kc-1)*ld+5] // the block lies inside src
-		for s := range kc {
-			*(*[6]float32)(panel[s*6:]) = *(*[6]float32)(run[s*ld:])
-		}
-	}
-}
-
-// packRuns16 is packRuns6 for the 16-column B panels of a B read row by
-// row (each k step's 16 values a run).
-func packRuns16(dst, src []float32, ld, at, nc, kc int) {
-	for q := 0; q*16 < nc; q++ {
-		panel := dst[q*16*kc : (q+1)*16*kc]
-		run := src[at+q*16:]
-		if cols := min(16, nc-q*16); cols < 16 {
-			for s := range kc {
-				d := panel[s*16 : s*16+16]
+				d := panel[s*w : s*w+w]
 				copy(d, run[s*ld:][:cols])
 				clear(d[cols:])
 			}
 			continue
 		}
-		_ = run[(kc-1)*ld+15] // the block lies inside src
-		for s := range kc {
-			*(*[16]float32)(panel[s*16:]) = *(*[16]float32)(run[s*ld:])
+		_ = run[(kc-1)*ld+w-1] // the block lies inside src
+		switch w {
+		case 6:
+			for s := range kc {
+				*(*[6]float32)(panel[s*6:]) = *(*[6]float32)(run[s*ld:])
+			}
+		case 16:
+			for s := range kc {
+				*(*[16]float32)(panel[s*16:]) = *(*[16]float32)(run[s*ld:])
+			}
+		default:
+			for s := range kc {
+				copy(panel[s*w:s*w+w], run[s*ld:])
+			}
 		}
 	}
 }

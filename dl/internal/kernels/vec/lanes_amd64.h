@@ -9,3 +9,14 @@
 	VADDPD        xb, xa, xa; \
 	VPERMILPD     $1, xa, xb; \
 	VADDSD        xb, xa, xa
+
+// MAXLANES8: X0's lane 0 = the largest of Y0's 8 lanes, stored to
+// m+16(FP) (Max's loops; Y0 and X1 scratch).
+#define MAXLANES8 \
+	VEXTRACTF128 $1, Y0, X1; \
+	VMAXPS       X1, X0, X0; \
+	VPERMILPS    $0x4e, X0, X1; \
+	VMAXPS       X1, X0, X0; \
+	VPERMILPS    $0xb1, X0, X1; \
+	VMAXPS       X1, X0, X0; \
+	MOVSS        X0, m+16(FP)

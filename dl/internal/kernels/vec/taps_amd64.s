@@ -531,6 +531,22 @@ adone:
 	VFMADD231PS Y4, Y2, acc0; \
 	VFMADD231PS Y5, Y3, acc1
 
+// WIDENSEG: a segment's float32 sums Y0, Y1 added to Y10..Y13 in float64.
+#define WIDENSEG \
+	WIDEN4(Y0, X0, Y10, Y11); \
+	WIDEN4(Y1, X1, Y12, Y13)
+
+// USEGSTART: ASEGSTART without masks (rows of at least 16 floats, the
+// segment moved back by TAILSEG16 at a row's end).
+#define USEGSTART \
+	TAILSEG16; \
+	LEAQ    (DI)(BX*4), R13; \
+	LEAQ    (SI)(BX*4), AX; \
+	VMOVUPS (R13), Y2; \
+	VMOVUPS 32(R13), Y3; \
+	VMULPS  (AX), Y2, Y0; \
+	VMULPS  32(AX), Y3, Y1
+
 // UROWFMA(goff, gbase, xoff, xbase, acc0, acc1): AROWFMA without masks
 // (rows of at least 16 floats, see TAILSEG16).
 #define UROWFMA(goff, gbase, xoff, xbase, acc0, acc1) \
@@ -595,8 +611,7 @@ atdseg4:
 	AROWFMA(0, (R13)(R8*1), 0, (AX)(R9*1), Y6, Y7)
 	VADDPS     Y6, Y0, Y0
 	VADDPS     Y7, Y1, Y1
-	WIDEN4(Y0, X0, Y10, Y11)
-	WIDEN4(Y1, X1, Y12, Y13)
+	WIDENSEG
 	NEXTSEG16(atdseg4)
 
 	NEXTROWS4(atdgroup4)
@@ -606,8 +621,7 @@ atdgroup1:
 
 atdseg1:
 	ASEGSTART
-	WIDEN4(Y0, X0, Y10, Y11)
-	WIDEN4(Y1, X1, Y12, Y13)
+	WIDENSEG
 	NEXTSEG16(atdseg1)
 
 	NEXTROW(atdgroup1)
@@ -618,13 +632,7 @@ utdgroup4:
 	XORQ BX, BX
 
 utdseg4:
-	TAILSEG16
-	LEAQ    (DI)(BX*4), R13
-	LEAQ    (SI)(BX*4), AX
-	VMOVUPS (R13), Y2
-	VMOVUPS 32(R13), Y3
-	VMULPS  (AX), Y2, Y0
-	VMULPS  32(AX), Y3, Y1
+	USEGSTART
 	VMOVUPS (R13)(R8*1), Y2
 	VMOVUPS 32(R13)(R8*1), Y3
 	VMULPS  (AX)(R9*1), Y2, Y6
@@ -638,8 +646,7 @@ utdseg4:
 	DROPDONE(utdwiden4)
 
 utdwiden4:
-	WIDEN4(Y0, X0, Y10, Y11)
-	WIDEN4(Y1, X1, Y12, Y13)
+	WIDENSEG
 	NEXTSEG16(utdseg4)
 
 	NEXTROWS4(utdgroup4)
@@ -648,18 +655,11 @@ utdgroup1:
 	FIRSTSEG(atdtapdone)
 
 utdseg1:
-	TAILSEG16
-	LEAQ    (DI)(BX*4), R13
-	LEAQ    (SI)(BX*4), AX
-	VMOVUPS (R13), Y2
-	VMOVUPS 32(R13), Y3
-	VMULPS  (AX), Y2, Y0
-	VMULPS  32(AX), Y3, Y1
+	USEGSTART
 	DROPDONE(utdwiden1)
 
 utdwiden1:
-	WIDEN4(Y0, X0, Y10, Y11)
-	WIDEN4(Y1, X1, Y12, Y13)
+	WIDENSEG
 	NEXTSEG16(utdseg1)
 
 	NEXTROW(utdgroup1)

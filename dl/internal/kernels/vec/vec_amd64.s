@@ -1,6 +1,7 @@
 //go:build !dlbd_noasm
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // Every loop handles n elements, n > 0 and a multiple of 16 (the Go
 // wrappers in vec_amd64.go pass such a prefix).  Loads and stores are
@@ -122,13 +123,7 @@ maxloop:
 	// Horizontal maximum of Z0's 16 lanes.
 	VEXTRACTF64X4 $1, Z0, Y1
 	VMAXPS        Y1, Y0, Y0
-	VEXTRACTF128  $1, Y0, X1
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0x4e, X0, X1
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0xb1, X0, X1
-	VMAXPS        X1, X0, X0
-	MOVSS         X0, m+16(FP)
+	MAXLANES8
 	KMOVW         K2, AX
 	TESTL         AX, AX
 	SETNE         nan+20(FP)

@@ -1,6 +1,7 @@
 //go:build !dlbd_noasm
 
 #include "textflag.h"
+#include "lanes_amd64.h"
 
 // The loops of vec_amd64.s for AVX2 CPUs without AVX-512: the same
 // operations on 8 lanes (ymm), n > 0 a multiple of 8, masks as vectors
@@ -427,13 +428,7 @@ max2loop:
 
 	// Horizontal maximum of the 16 lanes of Y0 and Y1.
 	VMAXPS       Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VMAXPS       X1, X0, X0
-	VPERMILPS    $0x4e, X0, X1
-	VMAXPS       X1, X0, X0
-	VPERMILPS    $0xb1, X0, X1
-	VMAXPS       X1, X0, X0
-	MOVSS        X0, m+16(FP)
+	MAXLANES8
 	VMOVMSKPS    Y4, AX
 	TESTL        AX, AX
 	SETNE        nan+20(FP)
