@@ -201,7 +201,8 @@ func dwBackward[F float](gx, gw, gy, x, w []F, g *convGeom) error {
 	og, kk, hw, L := g.og(), g.kk(), g.hw(), g.l()
 	gq, back := g.dwBackGeom()
 	if gy32, ok := any(gy).([]float32); ok && back != nil {
-		return dwBackwardPadded(optSlice[float32](gx), optSlice[float32](gw), gy32,
+		// A nil gx or gw asserts to a nil []float32.
+		return dwBackwardPadded(any(gx).([]float32), any(gw).([]float32), gy32,
 			any(x).([]float32), any(w).([]float32), g, gq, back)
 	}
 	if gx != nil {
@@ -340,14 +341,6 @@ func dwBackwardPadded(gx, gw, gy, x, w []float32, g, gq *convGeom, back []int) e
 		}
 		return nil
 	})
-}
-
-// optSlice returns s as []E, nil when s is nil.
-func optSlice[E float, F float](s []F) []E {
-	if s == nil {
-		return nil
-	}
-	return any(s).([]E)
 }
 
 // paddedPlane returns src, a plane [H, W], padded as g says into buf

@@ -196,27 +196,22 @@ func packRuns(dst, src []float32, ld, at, n, kc, w int) {
 	for q := 0; q*w < n; q++ {
 		panel := dst[q*w*kc : (q+1)*w*kc]
 		run := src[at+q*w:]
-		if cols := min(w, n-q*w); cols < w {
+		cols := min(w, n-q*w)
+		_ = run[(kc-1)*ld+cols-1] // the block lies inside src
+		switch {
+		case cols == 6 && w == 6:
+			for s := range kc {
+				*(*[6]float32)(panel[s*6:]) = *(*[6]float32)(run[s*ld:])
+			}
+		case cols == 16 && w == 16:
+			for s := range kc {
+				*(*[16]float32)(panel[s*16:]) = *(*[16]float32)(run[s*ld:])
+			}
+		default: // a last, narrower panel
 			for s := range kc {
 				d := panel[s*w : s*w+w]
 				copy(d, run[s*ld:][:cols])
 				clear(d[cols:])
-			}
-			continue
-		}
-		_ = run[(kc-1)*ld+w-1] // the block lies inside src
-		switch w {
-		case 6:
-			for s := range kc {
-				*(*[6]float32)(panel[s*6:]) = *(*[6]float32)(run[s*ld:])
-			}
-		case 16:
-			for s := range kc {
-				*(*[16]float32)(panel[s*16:]) = *(*[16]float32)(run[s*ld:])
-			}
-		default:
-			for s := range kc {
-				copy(panel[s*w:s*w+w], run[s*ld:])
 			}
 		}
 	}

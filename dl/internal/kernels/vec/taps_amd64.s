@@ -317,11 +317,11 @@ dtapdone:
 	VMOVDQU (DX)(CX*4), Y14; \
 	VMOVDQU 32(DX)(CX*4), Y15
 
-// KEEP(off, addr, a, b): the lanes of a, b that KEEPDONE's masks name
+// KEEP(addr, a, b): the lanes of a, b that KEEPDONE's masks name
 // replaced by what addr (and addr + 32) already holds.
-#define KEEP(off, addr, a, b) \
-	VBLENDVPS Y14, off addr, a, a; \
-	VBLENDVPS Y15, 32+off addr, b, b
+#define KEEP(addr, a, b) \
+	VBLENDVPS Y14, addr, a, a; \
+	VBLENDVPS Y15, 32 addr, b, b
 
 // func tapRowsAVX2(y *float32, ldy int, x *float32, ldx, rows, cols int, offs *int, w *float32, taps int)
 TEXT ·tapRowsAVX2(SB), NOSPLIT, $0-72
@@ -373,11 +373,11 @@ utap4:
 
 	LEAQ (DI)(BX*4), R13
 	KEEPDONE(ustore4)
-	KEEP(0, (R13), Y0, Y1)
-	KEEP(0, (R13)(R8*1), Y2, Y3)
+	KEEP((R13), Y0, Y1)
+	KEEP((R13)(R8*1), Y2, Y3)
 	LEAQ (R13)(R8*2), R12
-	KEEP(0, (R12), Y4, Y5)
-	KEEP(0, (R12)(R8*1), Y6, Y7)
+	KEEP((R12), Y4, Y5)
+	KEEP((R12)(R8*1), Y6, Y7)
 
 ustore4:
 	VMOVUPS Y0, (R13)
@@ -411,7 +411,7 @@ utap1:
 
 	LEAQ (DI)(BX*4), R13
 	KEEPDONE(ustore1)
-	KEEP(0, (R13), Y0, Y1)
+	KEEP((R13), Y0, Y1)
 
 ustore1:
 	VMOVUPS Y0, (R13)
