@@ -3,7 +3,7 @@ package vec
 import "math"
 
 // Float is the element type of the LayerNorm rows: float32 runs the
-// AVX-512 loops where the CPU has them, float64 the Go loops.
+// AVX-512 or AVX2 loops where the CPU has them, float64 the Go loops.
 type Float interface{ ~float32 | ~float64 }
 
 // LayerNormRow normalises one row x of d elements, in float64:
@@ -15,8 +15,8 @@ type Float interface{ ~float32 | ~float64 }
 // returns rstd.  The sums run over 16 rowLanes (element j into lane j mod
 // 16, the rowLanes then added pairwise: see sumLanes) and then the tail of
 // d mod 16 elements in order; each product and sum is rounded as written
-// (no fused multiply-add), so the AVX-512 loops give the same bits as
-// this Go code.  w and b are float64 (ones and zeros for a LayerNorm
+// (no fused multiply-add), so the AVX-512 and AVX2 loops give the same
+// bits as this Go code.  w and b are float64 (ones and zeros for a LayerNorm
 // without affine parameters).  It panics unless every slice has length d.
 func LayerNormRow[F Float](out, xhat, x []F, w, b []float64, eps float64) float64 {
 	d := len(x)

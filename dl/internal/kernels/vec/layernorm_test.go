@@ -151,3 +151,26 @@ func TestLayerNormRowLengths(t *testing.T) {
 	}()
 	LayerNormRow(make([]float32, 4), make([]float32, 4), make([]float32, 4), make([]float64, 3), make([]float64, 4), 1e-5)
 }
+
+// TestLayerNormGradSumsLanes checks the vector loops' m1 and m2 bit for
+// bit against the Go lanes (the order of the sums, which the gradient
+// itself may round away), and their column sums.
+func TestLayerNormGradSumsLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{16, 48, 256, 1024} {
+		g, xhat := rowInput(r, n, 0, 0), rowInput(r, n, 1, 0)
+		w, _ := affine(r, n)
+		bw, bb := make([]float64, n), make([]float64, n)
+		wbw, wbb := make([]float64, n), make([]float64, n)
+		m1, m2, k := lnGradSumsVec(g, xhat, w, bw, bb)
+		w1, w2, wk := lnGradSumsLanes(g, xhat, w, wbw, wbb)
+		if k != wk || m1 != w1 || m2 != w2 {
+			t.Errorf("n=%d: sums of %d elements %v, %v; the Go lanes give %d: %v, %v", n, k, m1, m2, wk, w1, w2)
+		}
+		for i := range k {
+			if bw[i] != wbw[i] || bb[i] != wbb[i] {
+				t.Fatalf("n=%d: column sums [%d] = %v, %v; the Go lanes give %v, %v", n, i, bw[i], bb[i], wbw[i], wbb[i])
+			}
+		}
+	}
+}

@@ -415,6 +415,18 @@ func sqDevAVX2(x *float32, n int, c float64) float64
 //go:noescape
 func dot64AVX2(a, b *float32, n int) float64
 
+// lnRowAVX2, lnGradSumsAVX2 and lnGradRowAVX2 are the LayerNorm row
+// loops on AVX2 CPUs (vec_avx2_amd64.s), with the AVX-512 loops' bits.
+//
+//go:noescape
+func lnRowAVX2(out, xhat, x *float32, w, b *float64, n int, mean, rs float64)
+
+//go:noescape
+func lnGradSumsAVX2(grad, xhat *float32, w, bw, bb *float64, n int) (m1, m2 float64)
+
+//go:noescape
+func lnGradRowAVX2(gx, grad, xhat *float32, w *float64, n int, rs, m1, m2 float64)
+
 // rowLenAVX2 is rowLen for the AVX2 row sums: 0 where the AVX-512 ones
 // run or without AVX2.
 func rowLenAVX2[F Float](x []F) ([]float32, int) {
@@ -446,10 +458,15 @@ func sqDevVec[F Float](x []F, c float64) (float64, int) {
 }
 
 func lnRowVec[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) int {
-	x32, n := rowLen(x)
-	if n > 0 {
+	if x32, n := rowLen(x); n > 0 {
 		o, h := any(out).([]float32), any(xhat).([]float32)
 		lnRowAVX512(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
+		return n
+	}
+	x32, n := rowLenAVX2(x)
+	if n > 0 {
+		o, h := any(out).([]float32), any(xhat).([]float32)
+		lnRowAVX2(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
 	}
 	return n
 }
@@ -460,14 +477,24 @@ func lnGradSumsVec[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n
 		m1, m2 = lnGradSumsAVX512(&g32[0], &h[0], &w[0], &bw[0], &bb[0], n)
 		return m1, m2, n
 	}
+	if g32, n := rowLenAVX2(g); n > 0 {
+		h := any(xhat).([]float32)
+		m1, m2 = lnGradSumsAVX2(&g32[0], &h[0], &w[0], &bw[0], &bb[0], n)
+		return m1, m2, n
+	}
 	return lnGradSumsLanes(g, xhat, w, bw, bb)
 }
 
 func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int {
-	g32, n := rowLen(g)
-	if n > 0 {
+	if g32, n := rowLen(g); n > 0 {
 		o, h := any(gx).([]float32), any(xhat).([]float32)
 		lnGradRowAVX512(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
+		return n
+	}
+	g32, n := rowLenAVX2(g)
+	if n > 0 {
+		o, h := any(gx).([]float32), any(xhat).([]float32)
+		lnGradRowAVX2(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
 	}
 	return n
 }

@@ -434,3 +434,139 @@ max2loop:
 	SETNE        nan+20(FP)
 	VZEROUPPER
 	RET
+
+// The LayerNorm row loops of rows_amd64.s on 4 doubles at a time, 16
+// elements (4 groups) an iteration, n > 0 a multiple of 16; element j of
+// a group of 16 goes into lane j mod 16 of the sums (Y0..Y3 as in
+// sum64AVX2), so the results are the AVX-512 loops' and the Go loops'
+// bits.
+
+// LNROW4(off32, off64): the 4 elements at byte offset off32 of x (off64
+// of w and b): h = (x − μ)·rstd into x̂, h·w + b into out.
+#define LNROW4(off32, off64) \
+	VCVTPS2PD  off32(SI), Y0; \
+	VSUBPD     Y14, Y0, Y0; \
+	VMULPD     Y15, Y0, Y0; \
+	VCVTPD2PSY Y0, X1; \
+	VMOVUPS    X1, off32(DX); \
+	VMULPD     off64(R8), Y0, Y2; \
+	VADDPD     off64(R9), Y2, Y2; \
+	VCVTPD2PSY Y2, X3; \
+	VMOVUPS    X3, off32(DI)
+
+// func lnRowAVX2(out, xhat, x *float32, w, b *float64, n int, mean, rs float64)
+TEXT ·lnRowAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), DI
+	MOVQ         xhat+8(FP), DX
+	MOVQ         x+16(FP), SI
+	MOVQ         w+24(FP), R8
+	MOVQ         b+32(FP), R9
+	MOVQ         n+40(FP), CX
+	VBROADCASTSD mean+48(FP), Y14
+	VBROADCASTSD rs+56(FP), Y15
+
+lnrowloop:
+	LNROW4(0, 0)
+	LNROW4(16, 32)
+	LNROW4(32, 64)
+	LNROW4(48, 96)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	ADDQ $128, R8
+	ADDQ $128, R9
+	SUBQ $16, CX
+	JNZ  lnrowloop
+	VZEROUPPER
+	RET
+
+// LNGRAD4(off32, off64, m1, m2): the 4 elements at byte offset off32 of
+// grad and x̂ (off64 of w, bw, bb): bw += g·x̂, bb += g, dh = g·w, m1
+// lanes += dh, m2 lanes += dh·x̂.
+#define LNGRAD4(off32, off64, m1, m2) \
+	VCVTPS2PD off32(SI), Y4; \
+	VCVTPS2PD off32(DI), Y5; \
+	VMULPD    Y5, Y4, Y6; \
+	VADDPD    off64(R9), Y6, Y6; \
+	VMOVUPD   Y6, off64(R9); \
+	VADDPD    off64(R10), Y4, Y7; \
+	VMOVUPD   Y7, off64(R10); \
+	VMULPD    off64(R8), Y4, Y12; \
+	VADDPD    Y12, m1, m1; \
+	VMULPD    Y5, Y12, Y13; \
+	VADDPD    Y13, m2, m2
+
+// func lnGradSumsAVX2(grad, xhat *float32, w, bw, bb *float64, n int) (m1, m2 float64)
+TEXT ·lnGradSumsAVX2(SB), NOSPLIT, $0-64
+	MOVQ   grad+0(FP), SI
+	MOVQ   xhat+8(FP), DI
+	MOVQ   w+16(FP), R8
+	MOVQ   bw+24(FP), R9
+	MOVQ   bb+32(FP), R10
+	MOVQ   n+40(FP), CX
+	ZERO4              // m1 lanes
+	VXORPD Y8, Y8, Y8  // m2 lanes
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+lngradsumsloop:
+	LNGRAD4(0, 0, Y0, Y8)
+	LNGRAD4(16, 32, Y1, Y9)
+	LNGRAD4(32, 64, Y2, Y10)
+	LNGRAD4(48, 96, Y3, Y11)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $128, R8
+	ADDQ $128, R9
+	ADDQ $128, R10
+	SUBQ $16, CX
+	JNZ  lngradsumsloop
+	SUMLANES4
+	VMOVSD  X0, m1+48(FP)
+	VMOVAPD Y8, Y0
+	VMOVAPD Y9, Y1
+	VMOVAPD Y10, Y2
+	VMOVAPD Y11, Y3
+	SUMLANES4
+	VMOVSD  X0, m2+56(FP)
+	VZEROUPPER
+	RET
+
+// LNGRADROW4(off32, off64): the 4 elements at byte offset off32 of grad,
+// x̂ and gx (off64 of w): gx = rstd·(g·w − m1 − x̂·m2).
+#define LNGRADROW4(off32, off64) \
+	VCVTPS2PD  off32(SI), Y0; \
+	VMULPD     off64(R8), Y0, Y0; \
+	VSUBPD     Y13, Y0, Y0; \
+	VCVTPS2PD  off32(DI), Y1; \
+	VMULPD     Y14, Y1, Y1; \
+	VSUBPD     Y1, Y0, Y0; \
+	VMULPD     Y15, Y0, Y0; \
+	VCVTPD2PSY Y0, X2; \
+	VMOVUPS    X2, off32(DX)
+
+// func lnGradRowAVX2(gx, grad, xhat *float32, w *float64, n int, rs, m1, m2 float64)
+TEXT ·lnGradRowAVX2(SB), NOSPLIT, $0-64
+	MOVQ         gx+0(FP), DX
+	MOVQ         grad+8(FP), SI
+	MOVQ         xhat+16(FP), DI
+	MOVQ         w+24(FP), R8
+	MOVQ         n+32(FP), CX
+	VBROADCASTSD rs+40(FP), Y15
+	VBROADCASTSD m1+48(FP), Y13
+	VBROADCASTSD m2+56(FP), Y14
+
+lngradrowloop:
+	LNGRADROW4(0, 0)
+	LNGRADROW4(16, 32)
+	LNGRADROW4(32, 64)
+	LNGRADROW4(48, 96)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $64, DX
+	ADDQ $128, R8
+	SUBQ $16, CX
+	JNZ  lngradrowloop
+	VZEROUPPER
+	RET

@@ -33,6 +33,7 @@ func TestAVX2Loops(t *testing.T) {
 		{"Max", TestMax},
 		{"Affine", TestAffineMatchesGeneric},
 		{"LayerNormRow", TestLayerNormRowMatchesGo}, // Sum64 and SqDev64 bit for bit
+		{"LayerNormGradSums", TestLayerNormGradSumsLanes},
 		{"Dot64", TestDot64AndSoftmaxGradMatchGo},
 		{"Rows", TestRowsMatchPerRow},
 		{"Stride2Rows", TestStride2Rows},
