@@ -508,6 +508,12 @@ func dot64AVX512(a, b *float32, n int) float64
 //go:noescape
 func softmaxGradAVX512(dst, p *float32, n int, d, scale float64)
 
+// softmaxGradAVX2 is softmaxGradAVX512 on AVX2 CPUs (vec_avx2_amd64.s), n
+// > 0 a multiple of 8.
+//
+//go:noescape
+func softmaxGradAVX2(dst, p *float32, n int, d, scale float64)
+
 func dotVec(a, b []float32) (float64, int) {
 	if a32, n := rowLen(a); n > 0 {
 		return dot64AVX512(&a32[0], &b[0], n), n
@@ -519,9 +525,13 @@ func dotVec(a, b []float32) (float64, int) {
 }
 
 func softmaxGradVec(dst, p []float32, d, scale float64) int {
-	n := vectorLen(len(dst))
-	if n > 0 {
+	if n := vectorLen(len(dst)); n > 0 {
 		softmaxGradAVX512(&dst[0], &p[0], n, d, scale)
+		return n
+	}
+	n := avx2Len(len(dst))
+	if n > 0 {
+		softmaxGradAVX2(&dst[0], &p[0], n, d, scale)
 	}
 	return n
 }
