@@ -571,6 +571,17 @@ lngradrowloop:
 	VZEROUPPER
 	RET
 
+// SG4(off): the 4 elements at byte offset off of dP (in dst) and P:
+// dst = P·(dP − D)·scale.
+#define SG4(off) \
+	VCVTPS2PD  off(DI), Y0; \
+	VSUBPD     Y14, Y0, Y0; \
+	VCVTPS2PD  off(SI), Y1; \
+	VMULPD     Y0, Y1, Y0; \
+	VMULPD     Y15, Y0, Y0; \
+	VCVTPD2PSY Y0, X2; \
+	VMOVUPS    X2, off(DI)
+
 // func softmaxGradAVX2(dst, p *float32, n int, d, scale float64)
 TEXT ·softmaxGradAVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), DI
@@ -580,23 +591,11 @@ TEXT ·softmaxGradAVX2(SB), NOSPLIT, $0-40
 	VBROADCASTSD scale+32(FP), Y15
 
 sgloop:
-	VCVTPS2PD  (DI), Y0
-	VSUBPD     Y14, Y0, Y0 // dP − D
-	VCVTPS2PD  (SI), Y1
-	VMULPD     Y0, Y1, Y0  // P·(dP − D)
-	VMULPD     Y15, Y0, Y0 //   ·scale
-	VCVTPD2PSY Y0, X2
-	VMOVUPS    X2, (DI)
-	VCVTPS2PD  16(DI), Y3
-	VSUBPD     Y14, Y3, Y3
-	VCVTPS2PD  16(SI), Y4
-	VMULPD     Y3, Y4, Y3
-	VMULPD     Y15, Y3, Y3
-	VCVTPD2PSY Y3, X5
-	VMOVUPS    X5, 16(DI)
-	ADDQ       $32, SI
-	ADDQ       $32, DI
-	SUBQ       $8, CX
-	JNZ        sgloop
+	SG4(0)
+	SG4(16)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  sgloop
 	VZEROUPPER
 	RET
