@@ -3,8 +3,9 @@
 // rows, ReLU and its gradient, sums, and the exponentials of softmax and
 // cross-entropy.
 // Each is a plain Go loop (its reference, named ...Generic, or exp64) with
-// an AVX-512 twin in assembly, chosen at start-up; results are
-// bit-identical to the Go loop.
+// an AVX-512 twin in assembly and, for most, an AVX2 one for CPUs
+// without AVX-512, chosen at start-up; results are bit-identical to the
+// Go loop.
 //
 // # Overview
 //
@@ -18,10 +19,11 @@
 //     was 7% of the bfloat16 Transformer step.
 //   - [LayerNormRow], [LayerNormGradRow]: one row of the fused
 //     LayerNorm, forward and backward, in float64 arithmetic on float32
-//     (AVX-512, 8 lanes) or float64 rows; their sums run over 16 lanes in
-//     an order the Go loops follow too, so both give the same bits
-//     (forward and backward of [1024, 256]: 1.38 -> 0.60 ms,
-//     dl's BenchmarkLayerNorm).
+//     (AVX-512, 8 lanes; AVX2, 4) or float64 rows; their sums run over
+//     16 lanes in an order the Go loops follow too, so all give the same
+//     bits (forward and backward of [1024, 256]: 1.38 -> 0.60 ms with
+//     AVX-512, 1.83 -> 0.57 ms with AVX2 on a Zen 3, dl's
+//     BenchmarkLayerNorm).
 //   - [Dot64], [SoftmaxGrad]: a row of the fused attention's backward,
 //     D = Σ dY·Y and dS = P·(dP − D)·scale, in float64 lanes (the dot
 //     product over 16 lanes in the order of the LayerNorm rows).
