@@ -457,43 +457,54 @@ func sqDevVec[F Float](x []F, c float64) (float64, int) {
 	return sqDevGeneric(x, c)
 }
 
-func lnRowVec[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) int {
+// lnLen returns the prefix of a float32 row the LayerNorm loops take (a
+// multiple of 16; 0 for float64 rows or without AVX2) and whether the
+// AVX-512 loops take it (else the AVX2 ones).
+func lnLen[F Float](x []F) (x32 []float32, n int, avx512 bool) {
 	if x32, n := rowLen(x); n > 0 {
-		o, h := any(out).([]float32), any(xhat).([]float32)
-		lnRowAVX512(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
-		return n
+		return x32, n, true
 	}
-	x32, n := rowLenAVX2(x)
-	if n > 0 {
-		o, h := any(out).([]float32), any(xhat).([]float32)
+	x32, n = rowLenAVX2(x)
+	return x32, n, false
+}
+
+func lnRowVec[F Float](out, xhat, x []F, w, b []float64, mean, rs float64) int {
+	x32, n, avx512 := lnLen(x)
+	if n == 0 {
+		return 0
+	}
+	o, h := any(out).([]float32), any(xhat).([]float32)
+	if avx512 {
+		lnRowAVX512(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
+	} else {
 		lnRowAVX2(&o[0], &h[0], &x32[0], &w[0], &b[0], n, mean, rs)
 	}
 	return n
 }
 
 func lnGradSumsVec[F Float](g, xhat []F, w, bw, bb []float64) (m1, m2 float64, n int) {
-	if g32, n := rowLen(g); n > 0 {
-		h := any(xhat).([]float32)
+	g32, n, avx512 := lnLen(g)
+	if n == 0 {
+		return lnGradSumsLanes(g, xhat, w, bw, bb)
+	}
+	h := any(xhat).([]float32)
+	if avx512 {
 		m1, m2 = lnGradSumsAVX512(&g32[0], &h[0], &w[0], &bw[0], &bb[0], n)
-		return m1, m2, n
-	}
-	if g32, n := rowLenAVX2(g); n > 0 {
-		h := any(xhat).([]float32)
+	} else {
 		m1, m2 = lnGradSumsAVX2(&g32[0], &h[0], &w[0], &bw[0], &bb[0], n)
-		return m1, m2, n
 	}
-	return lnGradSumsLanes(g, xhat, w, bw, bb)
+	return m1, m2, n
 }
 
 func lnGradRowVec[F Float](gx, g, xhat []F, w []float64, rs, m1, m2 float64) int {
-	if g32, n := rowLen(g); n > 0 {
-		o, h := any(gx).([]float32), any(xhat).([]float32)
-		lnGradRowAVX512(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
-		return n
+	g32, n, avx512 := lnLen(g)
+	if n == 0 {
+		return 0
 	}
-	g32, n := rowLenAVX2(g)
-	if n > 0 {
-		o, h := any(gx).([]float32), any(xhat).([]float32)
+	o, h := any(gx).([]float32), any(xhat).([]float32)
+	if avx512 {
+		lnGradRowAVX512(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
+	} else {
 		lnGradRowAVX2(&o[0], &g32[0], &h[0], &w[0], n, rs, m1, m2)
 	}
 	return n
