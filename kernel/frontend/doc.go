@@ -45,7 +45,11 @@
 //     "??name", as IPython's) shows the name's inspection, in either mode.
 //   - interrupt_request interrupts the running stateful cell and is
 //     answered by the front end in the stateful mode; in the process mode
-//     it goes to GoNB, which runs the cell.
+//     it goes to GoNB, which runs the cell. GoNB drops a request that
+//     arrives before it has subscribed its handler (right after it started
+//     the cell's process, or while the cell compiles), so the front end sees
+//     it through: a cell still running a second later gets the SIGINT GoNB
+//     would have sent, and SIGKILL five seconds after that.
 //   - shutdown_request first stops the running stateful cell and answers
 //     the queued cells "aborted", then goes to GoNB.
 //   - is_complete_request, which GoNB never answers, is answered by the

@@ -81,6 +81,7 @@ type forwarded struct {
 	count     int           // the front end's execution count for it (0: none)
 	gonbCount int           // GoNB's, from its execute_input
 	done      chan struct{} // closed when its execute_reply has passed
+	watched   bool          // an interrupt of it is being seen through (stopCell); under execute.mu
 	// ended counts GoNB's execute_reply (shell) and idle status (IOPub)
 	// for it that the front end has handled: two goroutines read the two
 	// sockets in no set order, and both rewrite with f (its counts), so f
@@ -306,28 +307,4 @@ func (e *execute) abort(j *job) {
 func (e *execute) refuse(p wire.Parts, ename, msg string) {
 	e.s.log.Print(msg)
 	e.s.replyError(protocol.Shell, p, "execute_reply", ename, msg)
-}
-
-// interrupt takes an interrupt_request and reports whether GoNB is to
-// answer it: in the process mode GoNB runs the cells, and the request goes
-// to GoNB. In the stateful mode the front end answers it: interrupt stops
-// the running cell, if there is one.
-func (e *execute) interrupt() (forward bool) {
-	e.mu.Lock()
-	gonb := false
-	for _, f := range e.fwd {
-		select {
-		case <-f.done: // answered; kept only until its idle status
-		default:
-			gonb = true
-		}
-	}
-	e.mu.Unlock()
-	if gonb || e.currentMode() == ModeProcess {
-		return true
-	}
-	if e.running.Load() {
-		e.ex.Interrupt()
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,11 @@ import (
 //     program (the closing brace of main), which it maps to no cell;
 //   - it answers is_complete_request with the status "forwarded", which
 //     no correct front end lets happen.
+//
+// A cell "process" runs its program (sleep) as a child process, as GoNB
+// does, "process ignoring SIGINT" one that ignores SIGINT, and the fake
+// kernel drops interrupt_request, as GoNB does when the request
+// arrives before it has subscribed its handler (runProcess).
 //
 // Other cells: "input" asks for a line on stdin and prints it, "stop
 // heartbeat" stops echoing pings, anything else is printed on stdout.
@@ -210,10 +216,62 @@ func (f *fakeKernel) execute(req wire.Parts, code string) {
 		}
 	case "stop heartbeat":
 		f.hbStop.Store(true)
+	case "process":
+		runProcess(stream, "sleep", "60")
+	case "process ignoring SIGINT":
+		runProcess(stream, "sh", "-c", "trap '' INT; while :; do sleep 0.2; done")
 	default:
 		stream("stdout", strings.TrimSpace(code)+"\n")
 	}
 	f.send(protocol.Shell, req, "execute_reply", reply)
+}
+
+// runProcess runs a cell's program as GoNB does, a child named gonb_cell
+// (program with args), beside one of GoNB's tools (sleep named gopls): it
+// prints "corriendo", waits for the program, kills the tool, and prints
+// how each ended. Nothing in the fake kernel signals the program: only
+// the front end can stop it.
+func runProcess(stream func(name, text string), program string, args ...string) {
+	fail := func(err error) { stream("stderr", err.Error()+"\n") }
+	dir, err := os.MkdirTemp("", "fake-bin")
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	// The kernel names a process after the link it was started from.
+	start := func(name, program string, args ...string) *exec.Cmd {
+		target, err := exec.LookPath(program)
+		if err != nil {
+			fail(err)
+			return nil
+		}
+		link := filepath.Join(dir, name)
+		if err := os.Symlink(target, link); err != nil {
+			fail(err)
+			return nil
+		}
+		cmd := exec.Command(link, args...)
+		if err := cmd.Start(); err != nil {
+			fail(err)
+			return nil
+		}
+		return cmd
+	}
+	tool := start("gopls", "sleep", "60")
+	if tool == nil {
+		return
+	}
+	prog := start("gonb_cell", program, args...)
+	if prog == nil {
+		tool.Process.Kill()
+		tool.Wait()
+		return
+	}
+	stream("stdout", "corriendo\n")
+	progErr := prog.Wait()
+	tool.Process.Kill() // what ends it, unless something else did
+	stream("stdout", fmt.Sprintf("program: %v; tool: %v\n", progErr, tool.Wait()))
 }
 
 // splitPanic fails splitPanicCell, cell n, as GoNB v0.11.4 would when

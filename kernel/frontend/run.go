@@ -162,7 +162,7 @@ func Run(ctx context.Context, o Options) (int, error) {
 		kid.Stop(o.StopGrace)
 		return 0, err
 	}
-	s := &server{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: protocol.NewID(), gonbTmp: tmp}
+	s := &server{jup: jup, ker: ker, signer: signer, log: logger, id: []byte(id), session: protocol.NewID(), gonbTmp: tmp, kernelPID: kid.Pid()}
 	s.exec = newExecute(s, ex, mode)
 	s.start()
 	go s.announceReady(ex)
@@ -200,12 +200,13 @@ func innerConnection(ci protocol.ConnectionInfo, dir string) (protocol.Connectio
 // server is the front end while Run runs: its sockets towards Jupyter and
 // GoNB, the execute queue, and what it remembers of the messages.
 type server struct {
-	jup, ker *side
-	signer   *wire.Signer
-	log      *log.Logger
-	id       []byte // identity of the front end's sockets towards the kernel
-	session  string // session of the messages the front end writes itself
-	gonbTmp  string // GoNB's TMPDIR, where it writes each cell's program; "" when unknown
+	jup, ker  *side
+	signer    *wire.Signer
+	log       *log.Logger
+	id        []byte // identity of the front end's sockets towards the kernel
+	session   string // session of the messages the front end writes itself
+	gonbTmp   string // GoNB's TMPDIR, where it writes each cell's program; "" when unknown
+	kernelPID int    // GoNB's process id, whose children run its cells (0: unknown)
 
 	cells   cells         // execute requests whose output is watched for panics
 	exec    *execute      // the ordered queue of execute requests

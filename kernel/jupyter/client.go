@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 	"github.com/dlbd/dlbd/kernel/internal/wire"
 	"github.com/dlbd/dlbd/kernel/protocol"
 )
@@ -235,7 +236,7 @@ func (c *Client) closeSockets() {
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		var errs []error
-		before, _ := family(c.proc.pid(), c.proc.pgid) // best effort: needs /proc
+		before, _ := proc.Family(c.proc.pid(), c.proc.pgid) // best effort: needs /proc
 		if !c.proc.exited() {
 			ctx, cancel := context.WithTimeout(context.Background(), c.grace)
 			c.Shutdown(ctx) // failure is handled by the signals below

@@ -1,6 +1,9 @@
 package jupyter
 
-import "github.com/dlbd/dlbd/kernel/protocol"
+import (
+	"github.com/dlbd/dlbd/kernel/internal/proc"
+	"github.com/dlbd/dlbd/kernel/protocol"
+)
 
 // What a Client tells about the kernel it started.
 
@@ -43,4 +46,4 @@ func (c *Client) Output() string { return c.proc.out.String() }
 
 // Processes returns the kernel process (while it runs), its descendants and
 // the members of its process group, read from /proc (Linux only).
-func (c *Client) Processes() ([]Process, error) { return family(c.proc.pid(), c.proc.pgid) }
+func (c *Client) Processes() ([]Process, error) { return proc.Family(c.proc.pid(), c.proc.pgid) }

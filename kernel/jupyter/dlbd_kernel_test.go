@@ -251,6 +251,53 @@ func testInterrupt(t *testing.T, c *Client, mode string) {
 	}
 }
 
+// TestDLBDInterruptWhileCompiling interrupts a process-mode cell as soon
+// as GoNB announces it (execute_input), before its program runs: GoNB
+// v0.11.4 has no interrupt handler while it compiles and drops the
+// request, so the front end stops the program once it starts.
+func TestDLBDInterruptWhileCompiling(t *testing.T) {
+	c := startDLBDMode(t, "process")
+	ctx := kerneltest.Context(t, 3*time.Minute)
+	m, _ := c.NewMessage("execute_request", protocol.ExecuteRequest{Code: "%%\nfmt.Println(\"bucle\")\nfor {}",
+		StoreHistory: true, UserExpressions: map[string]string{}})
+	s := c.Subscribe(m)
+	defer s.Close()
+	if err := c.Send(ctx, protocol.Shell, m); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		r, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("no execute_input for the cell: %v", err)
+		}
+		if r.Header.MsgType == "execute_input" {
+			break
+		}
+	}
+	t0 := time.Now()
+	if err := c.Interrupt(kerneltest.Context(t, 10*time.Second)); err != nil {
+		t.Fatalf("Interrupt: %v", err)
+	}
+	stop := kerneltest.Context(t, time.Minute)
+	for {
+		r, err := s.Next(stop)
+		if err != nil {
+			t.Fatalf("cell interrupted while compiling: no execute_reply a minute later: %v", err)
+		}
+		var rep protocol.ExecuteReply
+		if r.Header.MsgType == "execute_reply" && r.DecodeContent(&rep) == nil {
+			if rep.Status != "error" || !strings.Contains(rep.EValue, "interrupt") {
+				t.Errorf("cell interrupted while compiling: reply %+v; want an error naming the interrupt", rep)
+			}
+			t.Logf("cell stopped %v after interrupt_request", time.Since(t0))
+			break
+		}
+	}
+	if ex, err := c.Execute(kerneltest.Context(t, time.Minute), "%%\nfmt.Println(6*7)"); err != nil || ex.Stdout() != "42\n" {
+		t.Errorf("cell after interrupt: stdout %q, error %v; want 42", ex.Stdout(), err)
+	}
+}
+
 // hasCellProcess reports whether the kernel has a child process running
 // cells: GoNB names a cell's binary gonb_<id>, the stateful host is
 // dlbd-host.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dlbd/dlbd/kernel/internal/kerneltest"
+	"github.com/dlbd/dlbd/kernel/internal/proc"
 )
 
 func TestStartTimeoutKillsKernel(t *testing.T) {
@@ -36,7 +37,7 @@ func TestStartTimeoutKillsKernel(t *testing.T) {
 	// runnable for a moment after the group kill, so wait (bounded) for it to die.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		p, err := readProcess(pid)
+		p, err := proc.Read(pid)
 		if err != nil || p.State == "Z" {
 			break
 		}

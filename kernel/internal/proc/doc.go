@@ -11,12 +11,16 @@
 // ends its whole group. [StartGuard] starts the guard (the `dlbd guard`
 // command, which runs [RunGuard]) and returns a [Guard] to tell it about
 // groups and directories: the guard reads them from a pipe and acts when
-// the pipe closes, which the kernel's death does.
+// the pipe closes, which the kernel's death does. [Table], [Read],
+// [Children] and [Family] read the process table (/proc, Linux only): the
+// front end finds GoNB's cell processes there, and package jupyter the
+// processes a kernel left.
 //
 // # Errors
 //
 // Start and StartGuard return the error of starting the program. Signals
-// to a process that has already exited are not errors.
+// to a process that has already exited are not errors. Reading the
+// process table fails outside Linux.
 //
 // # Concepts
 //

@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-func TestStartKillGroup(t *testing.T) {
-	// A shell that starts a child of its own in the background: Kill must
-	// end both (the group), not just the shell.
+// startShell starts a shell, in a group of its own, that starts a child of
+// its own in the background (sleep), and returns it and the child's PID.
+func startShell(t *testing.T) (*Proc, string) {
+	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", "sleep 120 & echo $! ; wait")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -22,9 +23,15 @@ func TestStartKillGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(p.Kill)
 	buf := make([]byte, 32)
 	n, _ := out.Read(buf)
-	child := strings.TrimSpace(string(buf[:n]))
+	return p, strings.TrimSpace(string(buf[:n]))
+}
+
+func TestStartKillGroup(t *testing.T) {
+	// Kill must end the shell's group, its child included.
+	p, child := startShell(t)
 	p.Kill()
 	if !p.Exited() || p.ExitCode() != 128+9 {
 		t.Errorf("after Kill: exited %v, status %d; want killed (137)", p.Exited(), p.ExitCode())
