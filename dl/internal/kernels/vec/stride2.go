@@ -25,7 +25,9 @@ func Gather2Rows(dst, src []float32, rows, cols, ld int) {
 // ScatterAdd2Rows is the transpose of Gather2Rows: it adds
 // src[r*cols+i] into dst[r*ld+2*i], rounding like the Go expression, as
 // the col2im of a stride-2 convolution adds a tap's gradient into the
-// input rows.  Only those elements of dst are read and written.  It
+// input rows.  Only those elements of dst change; the AVX2 loop rewrites
+// the odd elements between them with the bits it read, so no other
+// goroutine may write those meanwhile.  It
 // panics if src is shorter than rows*cols or dst than the last element
 // written, (rows-1)*ld + 2*cols - 1.
 func ScatterAdd2Rows(dst, src []float32, rows, cols, ld int) {

@@ -110,6 +110,18 @@ func copyRowsAVX2(dst *float32, ldd int, src *float32, lds, rows, cols, fill int
 //go:noescape
 func gather2RowsAVX2(dst, src *float32, rows, cols, ld int)
 
+// scatterAdd2RowsAVX2 is ScatterAdd2Rows's loop on AVX2
+// (vec_avx2_amd64.s).
+//
+//go:noescape
+func scatterAdd2RowsAVX2(dst, src *float32, rows, cols, ld int)
+
+// maxPool2RowAVX2 is MaxPool2Row's loop on AVX2 (vec_avx2_amd64.s), for
+// n >= 8.
+//
+//go:noescape
+func maxPool2RowAVX2(dst *float32, arg *int64, top, bottom *float32, n, base, w int)
+
 // avx2Len returns the prefix of n the AVX2 loops handle: a multiple of 8,
 // 0 where AVX-512's loops run instead or without AVX2.
 func avx2Len(n int) int {
@@ -133,24 +145,35 @@ func gather2RowsVec(dst, src []float32, rows, cols, ld int) bool {
 	return true
 }
 
-// scatterAdd2RowsVec runs scatterAdd2RowsAVX512 (checked arguments); false
-// without AVX-512.
+// scatterAdd2RowsVec runs scatterAdd2RowsAVX512, or scatterAdd2RowsAVX2
+// without AVX-512 (checked arguments); false with neither.
 func scatterAdd2RowsVec(dst, src []float32, rows, cols, ld int) bool {
 	if !haveAVX512 {
-		return false
+		if haveAVX2 {
+			scatterAdd2RowsAVX2(&dst[0], &src[0], rows, cols, ld)
+		}
+		return haveAVX2
 	}
 	lo, hi, in := stride2Masks(cols, false)
 	scatterAdd2RowsAVX512(&dst[0], &src[0], rows, cols, ld, lo, hi, in)
 	return true
 }
 
-// maxPool2RowVec runs maxPool2RowAVX512 (checked arguments, n > 0); false
-// without AVX-512.  Indexes beyond int32 take the Go loop (the assembly
-// adds int32 offsets).
+// maxPool2RowVec runs maxPool2RowAVX512, or maxPool2RowAVX2 without
+// AVX-512 (checked arguments, n > 0); false with neither, or on AVX2 for
+// fewer than 8 outputs.  Indexes beyond int32 take the Go loop (the
+// assembly adds int32 offsets).
 func maxPool2RowVec(dst []float32, arg []int64, top, bottom []float32, base, w int) bool {
 	n := len(dst)
-	if !haveAVX512 || w+1 > math.MaxInt32-2*n {
+	if w+1 > math.MaxInt32-2*n {
 		return false
+	}
+	if !haveAVX512 {
+		if !haveAVX2 || n < 8 {
+			return false
+		}
+		maxPool2RowAVX2(&dst[0], &arg[0], &top[0], &bottom[0], n, base, w)
+		return true
 	}
 	r := n % 16
 	lo, hi := uint64(1)<<min(2*r, 16)-1, uint64(1)<<max(2*r-16, 0)-1

@@ -339,9 +339,9 @@ cnext:
 //
 // Gather2Rows on AVX2: 8 outputs from 16 inputs (VSHUFPS takes the even
 // floats of each half, VPERMPD puts the halves in order) while a whole
-// 16 lie before the row's last read; then the rest with the 2·left − 1
-// floats that exist read under a mask and the left outputs stored under
-// one.
+// 16 lie before the row's last read; then 4 from 8 if 8 still do; then
+// the rest one at a time (masked moves cost more here than the scalar
+// loop).
 TEXT ·gather2RowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -349,7 +349,6 @@ TEXT ·gather2RowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ cols+24(FP), R11
 	MOVQ ld+32(FP), R9
 	SHLQ $2, R9
-	LEAQ ·lanemask(SB), DX
 
 grow:
 	XORQ BX, BX
@@ -358,7 +357,7 @@ grow:
 gfull:
 	LEAQ       9(BX), AX
 	CMPQ       AX, R11
-	JGT        gedge
+	JGT        ghalf
 	VMOVUPS    (R12), Y0
 	VMOVUPS    32(R12), Y1
 	VSHUFPS    $0x88, Y1, Y0, Y2
@@ -368,28 +367,25 @@ gfull:
 	ADDQ       $64, R12
 	JMP        gfull
 
+ghalf:
+	LEAQ         5(BX), AX
+	CMPQ         AX, R11
+	JGT          gedge
+	VMOVUPS      (R12), Y0
+	VEXTRACTF128 $1, Y0, X1
+	VSHUFPS      $0x88, X1, X0, X2
+	VMOVUPS      X2, (DI)(BX*4)
+	ADDQ         $4, BX
+	ADDQ         $32, R12
+
 gedge:
-	CMPQ       BX, R11
-	JGE        gnext
-	MOVQ       R11, CX
-	SUBQ       BX, CX
-	CMPQ       CX, $8
-	JLE        2(PC)
-	MOVQ       $8, CX
-	LEAQ       -1(CX)(CX*1), R13
-	MOVQ       $16, AX
-	SUBQ       R13, AX
-	VMOVDQU    (DX)(AX*4), Y3
-	VMOVDQU    32(DX)(AX*4), Y4
-	VMASKMOVPS (R12), Y3, Y0
-	VMASKMOVPS 32(R12), Y4, Y1
-	VSHUFPS    $0x88, Y1, Y0, Y2
-	VPERMPD    $0xD8, Y2, Y2
-	MASKN(CX, Y3)
-	VMASKMOVPS Y2, Y3, (DI)(BX*4)
-	ADDQ       $8, BX
-	ADDQ       $64, R12
-	JMP        gedge
+	CMPQ   BX, R11
+	JGE    gnext
+	VMOVSS (R12), X0
+	VMOVSS X0, (DI)(BX*4)
+	INCQ   BX
+	ADDQ   $8, R12
+	JMP    gedge
 
 gnext:
 	LEAQ (DI)(R11*4), DI
@@ -597,5 +593,172 @@ sgloop:
 	ADDQ $32, DI
 	SUBQ $8, CX
 	JNZ  sgloop
+	VZEROUPPER
+	RET
+
+// func scatterAdd2RowsAVX2(dst, src *float32, rows, cols, ld int)
+//
+// ScatterAdd2Rows on AVX2: 8 packed values spread over the even lanes of
+// 16 (VPERMPD puts the pairs of each half in place, VUNPCKLPS and
+// VUNPCKHPS double each), added to dst's 16 floats (dst + src, as the Go
+// expression) and blended back with dst's odd floats, bit for bit as read,
+// while a whole 16 lie before the row's last element written; then 4
+// into 8 if 8 still do; then the rest one at a time (masked moves cost
+// more here than the scalar loop).
+TEXT ·scatterAdd2RowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ     dst+0(FP), DI
+	MOVQ     src+8(FP), SI
+	MOVQ     rows+16(FP), R10
+	MOVQ     cols+24(FP), R11
+	MOVQ     ld+32(FP), R9
+	SHLQ     $2, R9
+
+srow:
+	XORQ BX, BX
+	MOVQ DI, R12
+
+sfull:
+	LEAQ      9(BX), AX
+	CMPQ      AX, R11
+	JGT       shalf
+	VMOVUPS   (SI)(BX*4), Y0
+	VPERMPD   $0xD8, Y0, Y0
+	VUNPCKLPS Y0, Y0, Y1
+	VUNPCKHPS Y0, Y0, Y2
+	VMOVUPS   (R12), Y3
+	VMOVUPS   32(R12), Y4
+	VADDPS    Y1, Y3, Y1
+	VADDPS    Y2, Y4, Y2
+	VBLENDPS  $0xAA, Y3, Y1, Y1
+	VBLENDPS  $0xAA, Y4, Y2, Y2
+	VMOVUPS   Y1, (R12)
+	VMOVUPS   Y2, 32(R12)
+	ADDQ      $8, BX
+	ADDQ      $64, R12
+	JMP       sfull
+
+shalf:
+	LEAQ         5(BX), AX
+	CMPQ         AX, R11
+	JGT          sedge
+	VMOVUPS      (SI)(BX*4), X0
+	VUNPCKLPS    X0, X0, X1
+	VUNPCKHPS    X0, X0, X2
+	VINSERTF128  $1, X2, Y1, Y1
+	VMOVUPS      (R12), Y3
+	VADDPS       Y1, Y3, Y1
+	VBLENDPS     $0xAA, Y3, Y1, Y1
+	VMOVUPS      Y1, (R12)
+	ADDQ         $4, BX
+	ADDQ         $32, R12
+
+sedge:
+	CMPQ   BX, R11
+	JGE    snext
+	VMOVSS (R12), X1
+	VADDSS (SI)(BX*4), X1, X1
+	VMOVSS X1, (R12)
+	INCQ   BX
+	ADDQ   $8, R12
+	JMP    sedge
+
+snext:
+	LEAQ (SI)(R11*4), SI
+	ADDQ R9, DI
+	DECQ R10
+	JNZ  srow
+	VZEROUPPER
+	RET
+
+// lanes2<>: 2i for the lanes i of 8, as int32.
+DATA lanes2<>+0(SB)/4, $0
+DATA lanes2<>+4(SB)/4, $2
+DATA lanes2<>+8(SB)/4, $4
+DATA lanes2<>+12(SB)/4, $6
+DATA lanes2<>+16(SB)/4, $8
+DATA lanes2<>+20(SB)/4, $10
+DATA lanes2<>+24(SB)/4, $12
+DATA lanes2<>+28(SB)/4, $14
+GLOBL lanes2<>(SB), RODATA|NOPTR, $32
+
+// MAXSTEP2(v, o): where v (a candidate) is greater than best (Y4) or NaN,
+// best = v and the offset (Y5, int32 lanes) = o.
+#define MAXSTEP2(v, o) \
+	VCMPPS    $0x1e, Y4, v, Y6; \
+	VCMPPS    $0x03, v, v, Y7; \
+	VORPS     Y7, Y6, Y6; \
+	VBLENDVPS Y6, v, Y4, Y4; \
+	VBLENDVPS Y6, o, Y5, Y5
+
+// MAXBLOCK2: the 8 window maxima of outputs BX..BX+7 into dst and their
+// int64 indexes, base + 2i + offset, into arg.
+#define MAXBLOCK2 \
+	VMOVUPS      (SI)(BX*8), Y0; \
+	VMOVUPS      32(SI)(BX*8), Y1; \
+	VMOVUPS      (DX)(BX*8), Y2; \
+	VMOVUPS      32(DX)(BX*8), Y3; \
+	VSHUFPS      $0x88, Y1, Y0, Y4; \
+	VPERMPD      $0xD8, Y4, Y4; /* top[2i]: the first candidate */ \
+	VSHUFPS      $0xDD, Y1, Y0, Y0; \
+	VPERMPD      $0xD8, Y0, Y0; /* top[2i+1] */ \
+	VSHUFPS      $0x88, Y3, Y2, Y1; \
+	VPERMPD      $0xD8, Y1, Y1; /* bottom[2i] */ \
+	VSHUFPS      $0xDD, Y3, Y2, Y2; \
+	VPERMPD      $0xD8, Y2, Y2; /* bottom[2i+1] */ \
+	VPXOR        Y5, Y5, Y5; \
+	MAXSTEP2(Y0, Y11); \
+	MAXSTEP2(Y1, Y12); \
+	MAXSTEP2(Y2, Y13); \
+	VPADDD       Y14, Y5, Y5; \
+	LEAQ         (R9)(BX*2), AX; \
+	VMOVQ        AX, X10; \
+	VPBROADCASTQ X10, Y10; \
+	VEXTRACTI128 $1, Y5, X9; \
+	VPMOVSXDQ    X5, Y8; \
+	VPMOVSXDQ    X9, Y9; \
+	VPADDQ       Y10, Y8, Y8; \
+	VPADDQ       Y10, Y9, Y9; \
+	VMOVUPS      Y4, (DI)(BX*4); \
+	VMOVDQU      Y8, (R8)(BX*8); \
+	VMOVDQU      Y9, 32(R8)(BX*8)
+
+// func maxPool2RowAVX2(dst *float32, arg *int64, top, bottom *float32, n, base, w int)
+//
+// MaxPool2Row on AVX2 for n >= 8: blocks of 8 outputs from 16 elements of
+// each row (VSHUFPS and VPERMPD part the even and odd ones), the last
+// block ending at n and overlapping the one before it where n%8 != 0 (its
+// outputs written again, alike).
+TEXT ·maxPool2RowAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), DI
+	MOVQ         arg+8(FP), R8
+	MOVQ         top+16(FP), SI
+	MOVQ         bottom+24(FP), DX
+	MOVQ         n+32(FP), CX
+	MOVQ         base+40(FP), R9
+	MOVQ         w+48(FP), AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12       // w
+	MOVL         $1, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11       // 1
+	VPADDD       Y11, Y12, Y13  // w+1
+	VMOVDQU      lanes2<>(SB), Y14
+	XORQ         BX, BX
+
+mp2full:
+	LEAQ 8(BX), AX
+	CMPQ AX, CX
+	JGT  mp2last
+	MAXBLOCK2
+	ADDQ $8, BX
+	JMP  mp2full
+
+mp2last:
+	CMPQ BX, CX
+	JGE  mp2done
+	LEAQ -8(CX), BX
+	MAXBLOCK2
+
+mp2done:
 	VZEROUPPER
 	RET

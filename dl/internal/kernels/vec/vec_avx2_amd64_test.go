@@ -37,6 +37,7 @@ func TestAVX2Loops(t *testing.T) {
 		{"Dot64", TestDot64AndSoftmaxGradMatchGo},
 		{"Rows", TestRowsMatchPerRow},
 		{"Stride2Rows", TestStride2Rows},
+		{"MaxPool2Row", TestMaxPool2Row},
 		{"CopyRows", TestCopyRows},
 		{"Adam", TestAdamMatchesGeneric},
 		{"AdamValues", TestAdamValues},
