@@ -135,6 +135,7 @@ func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 		}
 		rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), rows)
 	}
+	defer rg.Release()
 	size := fusedForwardScratch(g, colN)
 	scratch := newTensor(op, x.dev, x.dtype, []int{nt, size})
 	defer scratch.Release()
@@ -288,6 +289,9 @@ func conv2dBackwardFused(op string, x, w, gy, gx, gw *Tensor, g *convGeom) {
 	var dx *implicitDx
 	if gx != nil && x.dtype == Float32 && g.wide() && convImplicit && implicitDxPays(g) {
 		dx = newImplicitDx(w.v(op).f32(), g)
+	}
+	if dx != nil {
+		defer dx.rg.Release()
 	}
 	size := fusedBackwardScratch(g, per, dx)
 	scratch := newTensor(op, x.dev, x.dtype, []int{nt, size})

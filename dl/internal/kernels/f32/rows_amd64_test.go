@@ -85,6 +85,7 @@ func testRowsGemm(t *testing.T) {
 				}
 			}
 		}
+		g.Release() // the next product may pack into this one's panels
 	}
 	for _, tc := range []struct {
 		name string

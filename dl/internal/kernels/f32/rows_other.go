@@ -14,6 +14,9 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 	panic("f32.RowsGemm.Run: no implicit GEMM in this build (NewRowsGemm returned nil)")
 }
 
+// Release does nothing: there is no product in this build.
+func (g *RowsGemm) Release() {}
+
 // RowsGemmNT is the weight-gradient product of the AVX-512 build
 // (arows_amd64.go); without assembly NewRowsGemmNT returns nil.
 type RowsGemmNT struct{}
