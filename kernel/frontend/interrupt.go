@@ -21,10 +21,10 @@ const (
 	interruptKill = 5 * time.Second
 )
 
-// kernelTools are the programs GoNB runs for itself (go build, go get,
-// goimports, gopls; lsof outside Linux): an interrupt is not for them.
-// Every other child of GoNB runs a cell: its program, or a shell command.
-var kernelTools = map[string]bool{"go": true, "gopls": true, "goimports": true, "lsof": true}
+// kernelTools are the programs GoNB runs for itself on Linux (go build,
+// go get, goimports, gopls): an interrupt is not for them. Every other
+// child of GoNB runs a cell: its program, or a shell command.
+var kernelTools = map[string]bool{"go": true, "gopls": true, "goimports": true}
 
 // interrupt takes an interrupt_request and reports whether GoNB is to
 // answer it: in the process mode GoNB runs the cells, and the request goes
@@ -76,8 +76,7 @@ func stopCell(kernel int, done, quit <-chan struct{}, logf func(string, ...any))
 		pid   int
 		start uint64
 	}
-	interrupted := map[id]time.Time{}
-	killed := map[id]bool{}
+	interrupted := map[id]time.Time{} // when each got SIGINT; the zero time once it got SIGKILL
 	wait := time.NewTimer(interruptGrace)
 	defer wait.Stop()
 	for {
@@ -106,10 +105,10 @@ func stopCell(kernel int, done, quit <-chan struct{}, logf func(string, ...any))
 			switch {
 			case !seen:
 				interrupted[key] = time.Now()
-				logf("interrupt: the cell's process %v still runs %v after interrupt_request: sending it SIGINT", k, interruptGrace)
+				logf("interrupt: the cell's process %v still runs %v or more after interrupt_request: sending it SIGINT", k, interruptGrace)
 				syscall.Kill(k.PID, syscall.SIGINT)
-			case !killed[key] && time.Since(at) >= interruptKill:
-				killed[key] = true
+			case !at.IsZero() && time.Since(at) >= interruptKill:
+				interrupted[key] = time.Time{}
 				logf("interrupt: the cell's process %v still runs %v after its SIGINT: killing it", k, interruptKill)
 				syscall.Kill(k.PID, syscall.SIGKILL)
 			}
