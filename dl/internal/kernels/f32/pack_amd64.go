@@ -114,9 +114,14 @@ func transpose6x8AVX2(dst, src *float32, srcStride, blocks int)
 // packA6 is gemm.PackA for the AVX2 kernel's 6-row panels of a float32 A
 // read row by row (not transposed): 6x8 transposes in registers instead
 // of the scalar stores with stride 6, which pprof put at 12-15% of a
-// Transformer step's time on an AVX2 CPU.  Aᵀ (a copy per step), 16-bit
-// operands and the last rows of a block go through gemm.PackA.
+// Transformer step's time on an AVX2 CPU.  Aᵀ is packed by runs
+// (packRuns), 16-bit operands decoded first (packHalfA6); the last rows
+// of a block go through gemm.PackA.
 func packA6(dst []float32, p *gemm.Args[float32], ic, pc, mc, kc, mr int) {
+	if mr == 6 && p.Half != gemm.NoHalf {
+		packHalfA6(dst, p, ic, pc, mc, kc)
+		return
+	}
 	if mr == 6 && p.TransA && p.Half == gemm.NoHalf {
 		packRuns(dst, p.A, p.LDA, pc*p.LDA+ic, mc, kc, 6)
 		return
@@ -155,9 +160,14 @@ func transpose8x8AVX2(dst *float32, dstStride int, src *float32, srcStride, bloc
 // input gradient and of convolutions' weight gradients): two 8x8
 // transposes per 8 steps instead of scalar stores with stride 16, which
 // pprof put at 16% of a small ResNet's training step on an AVX2 CPU.  B
-// read row by row (a copy per step), 16-bit operands and the last
-// columns of a block go through gemm.PackB.
+// read row by row is packed by runs (packRuns), 16-bit operands decoded
+// first (packHalfB16); the last columns of a block go through
+// gemm.PackB.
 func packB16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
+	if nr == 16 && p.Half != gemm.NoHalf {
+		packHalfB16(dst, p, pc, jc, kc, nc)
+		return
+	}
 	if nr == 16 && !p.TransB && p.Half == gemm.NoHalf {
 		packRuns(dst, p.B, p.LDB, pc*p.LDB+jc, nc, kc, 16)
 		return

@@ -55,17 +55,25 @@ func encodeRowsOf(op string, dst []uint16, ldd int, src []float32, lds, rows, co
 	if encodeRows(dst, ldd, src, lds, rows, cols, bias, f16) {
 		return
 	}
-	enc := Float32ToBFloat16
+	// Row by row through the bulk loops (vector ones where the CPU has
+	// them), the bias added first in pieces on the stack.
+	enc := encodeBFloat16
 	if f16 {
-		enc = Float32ToFloat16
+		enc = encodeFloat16
 	}
+	var sum [64]float32
 	for i := range rows {
 		d, s := dst[i*ldd:][:cols], src[i*lds:][:cols]
-		for j, v := range s {
-			if bias != nil {
-				v += bias[j]
+		if bias == nil {
+			enc(d, s)
+			continue
+		}
+		for j := 0; j < cols; j += len(sum) {
+			part := sum[:min(len(sum), cols-j)]
+			for k := range part {
+				part[k] = s[j+k] + bias[j+k]
 			}
-			d[j] = enc(v)
+			enc(d[j:j+len(part)], part)
 		}
 	}
 }

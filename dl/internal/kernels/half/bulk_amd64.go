@@ -28,6 +28,15 @@ func encodeBF16NE(dst *uint16, src *float32, n int)
 //go:noescape
 func decodeBF16AVX512(dst *float32, src *uint16, n int)
 
+// encodeBF16AVX2 and decodeBF16AVX2 are the bfloat16 loops on 8 values
+// at a time, for AVX2 CPUs without AVX-512.
+//
+//go:noescape
+func encodeBF16AVX2(dst *uint16, src *float32, n int)
+
+//go:noescape
+func decodeBF16AVX2(dst *float32, src *uint16, n int)
+
 //go:noescape
 func encodeRowsAVX512(dst *uint16, ldd int, src *float32, lds, rows int, mlo, mhi uint64, bias *float32, f16 int)
 
@@ -35,6 +44,7 @@ var (
 	haveAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW // VPMOVDW, VCVTPS2PH zmm
 	haveF16C   = cpu.X86.HasAVX && cpu.X86.HasF16C
 	haveBF16   = cpu.X86.HasAVX512BF16
+	haveAVX2   = cpu.X86.HasAVX2
 )
 
 // vectorLen returns the prefix of n elements the vector loops convert.
@@ -76,19 +86,31 @@ func decodeFloat16(dst []float32, src []uint16) {
 // flushes subnormal inputs), then the generic loop for the tail.
 func encodeBFloat16(dst []uint16, src []float32) {
 	n := 0
-	if haveAVX512 {
+	switch {
+	case haveAVX512:
 		if n = vectorLen(len(src), 16); n > 0 {
 			encodeBF16AVX512(&dst[0], &src[0], n)
+		}
+	case haveAVX2:
+		if n = vectorLen(len(src), 8); n > 0 {
+			encodeBF16AVX2(&dst[0], &src[0], n)
 		}
 	}
 	encodeBFloat16Generic(dst[n:], src[n:])
 }
 
+// decodeBFloat16 shifts with the AVX-512 or AVX2 loop, then the generic
+// loop for the tail.
 func decodeBFloat16(dst []float32, src []uint16) {
 	n := 0
-	if haveAVX512 {
+	switch {
+	case haveAVX512:
 		if n = vectorLen(len(src), 16); n > 0 {
 			decodeBF16AVX512(&dst[0], &src[0], n)
+		}
+	case haveAVX2:
+		if n = vectorLen(len(src), 8); n > 0 {
+			decodeBF16AVX2(&dst[0], &src[0], n)
 		}
 	}
 	decodeBFloat16Generic(dst[n:], src[n:])

@@ -241,3 +241,91 @@ dbloop:
 	JNZ       dbloop
 	VZEROUPPER
 	RET
+
+// BF16AVX2CONSTS: Y10 = 0x7fffffff (|x|), Y11 = 0x7f800000 (+Inf),
+// Y12 = 1, Y13 = 0x7fff, Y14 = 0x40, Y15 = 0x00400000.
+#define BF16AVX2CONSTS \
+	MOVL         $0x7fffffff, AX; \
+	VMOVD        AX, X10; \
+	VPBROADCASTD X10, Y10; \
+	MOVL         $0x7f800000, AX; \
+	VMOVD        AX, X11; \
+	VPBROADCASTD X11, Y11; \
+	MOVL         $1, AX; \
+	VMOVD        AX, X12; \
+	VPBROADCASTD X12, Y12; \
+	MOVL         $0x7fff, AX; \
+	VMOVD        AX, X13; \
+	VPBROADCASTD X13, Y13; \
+	MOVL         $0x40, AX; \
+	VMOVD        AX, X14; \
+	VPBROADCASTD X14, Y14; \
+	MOVL         $0x00400000, AX; \
+	VMOVD        AX, X15; \
+	VPBROADCASTD X15, Y15
+
+// func encodeBF16AVX2(dst *uint16, src *float32, n int)
+//
+// encodeBF16AVX512 on 8 floats at a time (AVX2), the integer RNE of
+// Float32ToBFloat16:
+//
+//	x := bits(src[i])
+//	if x&0x7fffffff > 0x7f800000 { dst[i] = x>>16 | 0x40 }        // quiet NaN
+//	else                         { dst[i] = (x + 0x7fff + (x>>16)&1) >> 16 }
+//
+// The signed compare is exact: |x| is below 2³¹.  The 32-bit results
+// (at most 0xffff) are packed to 16 bits without saturating.
+TEXT ·encodeBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	BF16AVX2CONSTS
+
+eb2loop:
+	VMOVDQU      (SI), Y0
+	VPAND        Y10, Y0, Y1
+	VPCMPGTD     Y11, Y1, Y2  // NaN lanes
+	VPSRLD       $16, Y0, Y3  // x>>16
+	VPAND        Y12, Y3, Y4  // the kept part's last bit
+	VPADDD       Y13, Y0, Y5
+	VPADDD       Y4, Y5, Y5
+	VPSRLD       $16, Y5, Y5  // rounded
+	VPOR         Y14, Y3, Y3  // quiet NaN
+	VPBLENDVB    Y2, Y3, Y5, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VPACKUSDW    X6, X5, X5
+	VMOVDQU      X5, (DI)
+	ADDQ         $32, SI
+	ADDQ         $16, DI
+	SUBQ         $8, CX
+	JNZ          eb2loop
+	VZEROUPPER
+	RET
+
+// func decodeBF16AVX2(dst *float32, src *uint16, n int)
+//
+// decodeBF16AVX512 on 8 values at a time (AVX2):
+//
+//	f := uint32(src[i]) << 16
+//	if f&0x7fffffff > 0x7f800000 { f |= 0x00400000 }   // quiet NaN
+//	dst[i] = f
+TEXT ·decodeBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	BF16AVX2CONSTS
+
+db2loop:
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $16, Y0, Y0
+	VPAND     Y10, Y0, Y1
+	VPCMPGTD  Y11, Y1, Y2
+	VPAND     Y15, Y2, Y2
+	VPOR      Y2, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $8, CX
+	JNZ       db2loop
+	VZEROUPPER
+	RET

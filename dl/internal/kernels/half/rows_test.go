@@ -9,8 +9,9 @@ import (
 )
 
 // TestEncodeRows: EncodeBFloat16Rows and EncodeFloat16Rows against the
-// scalar conversions of src + bias, for 1 to 40 columns (the vector loop
-// takes up to 32), strides wider than the rows, with and without a bias,
+// scalar conversions of src + bias, for 1 to 40 columns (the AVX-512 loop
+// takes up to 32) and around the 64-column pieces of the loop for the
+// other CPUs, strides wider than the rows, with and without a bias,
 // NaN, infinities, subnormals and ties among the values; the padding of
 // dst's rows is not written.
 func TestEncodeRows(t *testing.T) {
@@ -22,7 +23,11 @@ func TestEncodeRows(t *testing.T) {
 		if f16 {
 			enc, name, scalar = EncodeFloat16Rows, "EncodeFloat16Rows", Float32ToFloat16
 		}
+		widths := []int{63, 64, 65, 130}
 		for cols := 1; cols <= 40; cols++ {
+			widths = append(widths, cols)
+		}
+		for _, cols := range widths {
 			for _, withBias := range []bool{false, true} {
 				rows, lds, ldd := 1+r.IntN(5), cols+r.IntN(3), cols+1+r.IntN(3)
 				src := make([]float32, (rows-1)*lds+cols)

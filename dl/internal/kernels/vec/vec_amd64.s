@@ -107,7 +107,7 @@ TEXT ·maxAVX512(SB), NOSPLIT, $0-21
 	MOVQ         x+0(FP), SI
 	MOVQ         n+8(FP), CX
 	MOVL         $0xff800000, AX // -Inf
-	MOVD         AX, X0
+	VMOVD        AX, X0
 	VBROADCASTSS X0, Z0
 	KXORW        K2, K2, K2
 

@@ -404,7 +404,7 @@ TEXT ·maxAVX2(SB), NOSPLIT, $0-21
 	MOVQ         x+0(FP), SI
 	MOVQ         n+8(FP), CX
 	MOVL         $0xff800000, AX // -Inf
-	MOVD         AX, X0
+	VMOVD        AX, X0
 	VBROADCASTSS X0, Y0
 	VMOVAPS      Y0, Y1
 	VXORPS       Y4, Y4, Y4
