@@ -8,8 +8,8 @@
 //
 // Scalar conversions: [Float32ToFloat16], [Float16ToFloat32],
 // [Float32ToBFloat16], [BFloat16ToFloat32].  Bulk conversions of slices,
-// vectorised on amd64 (F16C / AVX-512) with a Go fallback elsewhere or with
-// -tags dlbd_noasm: [EncodeFloat16], [DecodeFloat16], [EncodeBFloat16],
+// vectorised on amd64 (float16: F16C or AVX-512; bfloat16: AVX2 or
+// AVX-512) with a Go fallback elsewhere or with -tags dlbd_noasm: [EncodeFloat16], [DecodeFloat16], [EncodeBFloat16],
 // [DecodeBFloat16].  Bulk and scalar results are bit-identical.
 // [RoundFloat16] and [RoundBFloat16] round float32 values to the 16-bit
 // formats in place (a cast there and back, without the 16-bit copy).
