@@ -46,14 +46,21 @@ func (h Half) Decode(x uint16) float32 {
 	return half.BFloat16ToFloat32(x)
 }
 
+// DecodeTo sets dst to the float32 values of src in format h (Float16 or
+// BFloat16) with the half package's bulk loops.  It panics if
+// len(dst) != len(src).
+func (h Half) DecodeTo(dst []float32, src []uint16) {
+	if h == Float16 {
+		half.DecodeFloat16(dst, src)
+	} else {
+		half.DecodeBFloat16(dst, src)
+	}
+}
+
 // decodeAll returns the float32 values of xs in format h.
 func (h Half) decodeAll(xs []uint16) []float32 {
 	out := make([]float32, len(xs))
-	if h == Float16 {
-		half.DecodeFloat16(out, xs)
-	} else {
-		half.DecodeBFloat16(out, xs)
-	}
+	h.DecodeTo(out, xs)
 	return out
 }
 
