@@ -116,17 +116,18 @@ func newScratchSlots(n int) scratchSlots {
 	return s
 }
 
-// conv2dForwardFused writes (beta 0) or adds (beta 1: y holds the bias)
-// the convolution of x with w into y, one sample per goroutine at a time.
-func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
+// conv2dForwardFused writes the convolution of x with w, plus the bias b
+// (nil: none), into y, one sample per goroutine at a time.
+func conv2dForwardFused(op string, x, w, b, y *Tensor, g *convGeom) {
 	nt := min(NumThreads(), g.n)
 	var rg *f32.RowsGemm
-	colN := g.ck() * g.fusedCols() // the columns, unless the implicit GEMM reads the planes
+	l := newFusedLayout(g, false)
 	switch {
 	case x.dtype != Float32 || !convImplicit:
 	case g.wide() && g.lw() >= implicitMinColumns:
-		if rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), g.planeRows()); rg != nil {
-			colN = 0
+		il := newFusedLayout(g, true)
+		if rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), g.planeRows(il.ld, il.ps)); rg != nil {
+			l = il
 		}
 	case !g.wide(): // stride 2: W packed once, the gathered columns read in place
 		rows := make([]int, g.ck())
@@ -136,24 +137,79 @@ func conv2dForwardFused(op string, x, w, y *Tensor, g *convGeom, beta float64) {
 		rg = f32.NewRowsGemm(g.cout, g.ck(), w.v(op).f32(), g.ck(), rows)
 	}
 	defer rg.Release()
-	size := fusedForwardScratch(g, colN)
-	scratch := newTensor(op, x.dev, x.dtype, []int{nt, size})
+	scratch := newTensor(op, x.dev, x.dtype, []int{nt, l.size})
 	defer scratch.Release()
-	if g.padded() { // the borders of the padded planes, written once
+	if l.planes > 0 { // the borders of the padded planes and the zeros after them, written once
 		for i := range nt {
-			x.k(op).fill(scratch.v(op).sub(i*size+colN, g.c*g.plane()), 0)
+			x.k(op).fill(scratch.v(op).sub(i*l.size+l.colN, l.planes), 0)
 		}
+	}
+	var bias []float64
+	if b != nil {
+		bias = b.Float64s()
 	}
 	var err error
 	if x.dtype == Float64 {
-		err = forwardFusedHost(x.v(op).f64(), w.v(op).f64(), y.v(op).f64(), scratch.v(op).f64(), g, beta, nt, size, colN, nil)
+		err = forwardFusedHost(x.v(op).f64(), w.v(op).f64(), y.v(op).f64(), scratch.v(op).f64(), bias, g, nt, l, nil)
 	} else {
-		err = forwardFusedHost(x.v(op).f32(), w.v(op).f32(), y.v(op).f32(), scratch.v(op).f32(), g, float32(beta), nt, size, colN, rg)
+		err = forwardFusedHost(x.v(op).f32(), w.v(op).f32(), y.v(op).f32(), scratch.v(op).f32(), bias, g, nt, l, rg)
 	}
 	if err != nil {
 		panic(&CanceledError{Op: op, Cause: err})
 	}
 }
+
+// fusedLayout is how a forward goroutine lays out a sample: in its
+// scratch (size elements), colN elements of columns, the padded planes
+// and zeros after them (planes elements; none without padding), then the
+// wide output (cols columns a channel, unless the product writes the
+// output rows directly); in the planes, rows ld and planes ps elements
+// apart, so lw wide positions a sample ((Ho−1)·ld + Wo).
+//
+// The columns' layout (newFusedLayout(g, false)) has the planes of the
+// wide layout (ops_conv_wide.go: rows of Wp = W + 2·pW).  The implicit
+// GEMM's (newFusedLayout(g, true)) reads the planes in place and needs no
+// columns; its rows are W + pW long where pW <= (kW−1)·dW, the right
+// border of a row being the left border of the next one (zeros both), so
+// a 3×3 convolution with padding 1 computes one junk position a row
+// instead of two (14×14 planes: 209 wide positions instead of 222); and
+// its products compute Lw rounded up to 8 columns (the GEMM's tiles read
+// 16 or 8 columns in place), the junk ones reading the zeros after the
+// planes, instead of packing the last ones apart.
+type fusedLayout struct {
+	colN, planes, size int
+	ld, ps, lw, cols   int
+}
+
+// newFusedLayout returns the columns' layout of g, or the implicit GEMM's.
+func newFusedLayout(g *convGeom, implicit bool) fusedLayout {
+	l := fusedLayout{ld: g.wp(), ps: g.plane(), lw: g.fusedCols()}
+	if !implicit {
+		l.colN = g.ck() * l.lw
+	} else if g.pw > 0 && g.pw <= (g.kw-1)*g.dw {
+		l.ld = g.w + g.pw
+		l.ps = g.hp() * l.ld
+		l.lw = (g.ho-1)*l.ld + g.wo
+	}
+	l.cols = l.lw
+	if g.padded() {
+		if implicit && !l.direct(g) {
+			l.cols = ceilDiv(l.lw, 8) * 8
+		}
+		// The last plane's last row reads a right border past it
+		// (Wp − ld), the junk columns cols − lw more.
+		l.planes = g.c*l.ps + g.wp() - l.ld + l.cols - l.lw
+	}
+	l.size = l.colN + l.planes
+	if !l.direct(g) {
+		l.size += g.cout * l.cols
+	}
+	return l
+}
+
+// direct reports whether a sample's product writes its output rows
+// directly: its wide rows are the output rows.
+func (l fusedLayout) direct(g *convGeom) bool { return !g.wide() || l.ld == g.wo }
 
 // convImplicit selects the implicit GEMM of stride-1 float32 forward
 // passes (tests turn it off to compare with the columns).
@@ -178,39 +234,28 @@ func implicitDxPays(g *convGeom) bool {
 }
 
 // planeRows returns where each row (c, i, j) of a sample's wide column
-// matrix starts in its padded planes: c·plane + i·dH·Wp + j·dW.
-func (g *convGeom) planeRows() []int {
-	kk, ps := g.kk(), g.plane()
+// matrix starts in its padded planes, whose rows are ld and planes ps
+// elements apart: c·ps + i·dH·ld + j·dW.
+func (g *convGeom) planeRows(ld, ps int) []int {
+	kk := g.kk()
 	rows := make([]int, g.ck())
 	for c := range g.c {
 		for r := range kk {
-			rows[c*kk+r] = c*ps + g.tapOff(r)
+			rows[c*kk+r] = c*ps + r/g.kw*g.dh*ld + r%g.kw*g.dw
 		}
 	}
 	return rows
 }
 
-// fusedForwardScratch is the scratch of one goroutine of the forward
-// pass: colN elements of columns, the padded planes of a sample (with
-// padding) and its wide output (when the wide rows are not the output
-// rows).
-func fusedForwardScratch(g *convGeom, colN int) int {
-	size := colN
-	if g.padded() {
-		size += g.c * g.plane()
-	}
-	if !g.fusedDirect() {
-		size += g.cout * g.fusedCols()
-	}
-	return size
-}
-
 // forwardFusedHost runs the forward pass sample by sample: through rg,
 // the implicit GEMM on the padded planes, when set (float32), else on
-// columns built in the first colN elements of the goroutine's scratch.
-func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, size, colN int, rg *f32.RowsGemm) error {
-	ck, lw, L, ps := g.ck(), g.fusedCols(), g.l(), g.plane()
-	direct := g.fusedDirect()
+// columns built in the first l.colN elements of the goroutine's scratch.
+// The bias (nil: none) is written first into the rows the product adds
+// to, in the goroutine's cache, as the output is narrowed from the wide
+// rows anyway.
+func forwardFusedHost[F float](x, w, y, scratch []F, bias []float64, g *convGeom, nt int, l fusedLayout, rg *f32.RowsGemm) error {
+	ck, L := g.ck(), g.l()
+	direct := l.direct(g)
 	slots := newScratchSlots(nt)
 	return forEachThread(g.n, func(s int) error {
 		if err := cancel.Err(); err != nil {
@@ -218,37 +263,42 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 		}
 		slot := <-slots
 		defer func() { slots <- slot }()
-		buf := scratch[slot*size:][:size]
-		col, rest := buf[:colN], buf[colN:]
+		buf := scratch[slot*l.size:][:l.size]
+		col, rest := buf[:l.colN], buf[l.colN:]
 		var xp []F
-		if g.padded() {
-			xp, rest = rest[:g.c*ps], rest[g.c*ps:]
+		if l.planes > 0 {
+			xp, rest = rest[:l.planes], rest[l.planes:]
 		}
-		planes := samplePlanes(x, s, xp, g)
-		product := func(out []F, add bool) error { // out (+)= W · columns
-			if rg != nil && colN == 0 {
-				rg.Run(lw, any(planes).([]float32), add, any(out).([]float32), lw)
+		planes := samplePlanes(x, s, xp, g, l.ld, l.ps)
+		product := func(out []F, ld int, add bool) error { // out (+)= W · columns
+			if rg != nil && l.colN == 0 {
+				rg.Run(l.cols, any(planes).([]float32), add, any(out).([]float32), ld)
 				return nil
 			}
 			for c := range g.c {
-				fusedColumns(col, planes[c*ps:][:ps], g, c, lw)
+				fusedColumns(col, planes[c*l.ps:][:l.ps], g, c, l.lw)
 			}
 			if rg != nil {
-				rg.Run(lw, any(col).([]float32), add, any(out).([]float32), lw)
+				rg.Run(l.lw, any(col).([]float32), add, any(out).([]float32), ld)
 				return nil
 			}
-			return gemmSerial(false, false, g.cout, lw, ck, 1, w, ck, col, lw, b2f[F](add), out, lw)
+			return gemmSerial(false, false, g.cout, l.lw, ck, 1, w, ck, col, l.lw, b2f[F](add), out, ld)
 		}
-		ys := y[s*g.cout*L:][:g.cout*L]
-		if direct {
-			return product(ys, beta != 0)
+		out, ld := y[s*g.cout*L:][:g.cout*L], L
+		if !direct {
+			out, ld = rest[:g.cout*l.cols], l.cols
 		}
-		yw := rest[:g.cout*lw]
-		if err := product(yw, false); err != nil {
+		if bias != nil {
+			for co := range g.cout {
+				fillSlice(out[co*ld:][:ld], F(bias[co]))
+			}
+		}
+		if err := product(out, ld, bias != nil); err != nil || direct {
 			return err
 		}
+		ys := y[s*g.cout*L:][:g.cout*L]
 		for co := range g.cout {
-			narrowRows(ys[co*L:][:L], yw[co*lw:][:lw], g, beta != 0)
+			copyRows(ys[co*L:][:L], g.wo, out[co*ld:][:l.lw], l.ld, g.ho, g.wo, 0)
 		}
 		return nil
 	})
@@ -257,26 +307,16 @@ func forwardFusedHost[F float](x, w, y, scratch []F, g *convGeom, beta F, nt, si
 // samplePlanes returns the planes of sample s of x as the columns read
 // them: x's own without padding, else written into the interiors of xp,
 // whose borders hold zeros.
-func samplePlanes[F float](x []F, s int, xp []F, g *convGeom) []F {
-	hw, ps := g.hw(), g.plane()
+func samplePlanes[F float](x []F, s int, xp []F, g *convGeom, ld, ps int) []F {
+	hw := g.hw()
 	planes := x[s*g.c*hw:][:g.c*hw]
 	if xp == nil {
 		return planes
 	}
 	for c := range g.c {
-		padInterior(xp[c*ps:][:ps], planes[c*hw:][:hw], g)
+		padInterior(xp[c*ps:][:ps], planes[c*hw:][:hw], g, ld)
 	}
 	return xp
-}
-
-// narrowRows copies (add: adds) a wide output plane src into dst
-// [Ho, Wo], dropping the junk indexes.
-func narrowRows[F float](dst, src []F, g *convGeom, add bool) {
-	if add {
-		narrowAdd(dst, src, g)
-		return
-	}
-	copyRows(dst, g.wo, src, g.wp(), g.ho, g.wo, 0)
 }
 
 // conv2dBackwardFused writes the input gradient into gx (every element:
@@ -444,7 +484,7 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 				if pad != nil {
 					xp = pad[s*g.c*ps:][:g.c*ps]
 				}
-				planes := samplePlanes(x, s0+s, xp, g)
+				planes := samplePlanes(x, s0+s, xp, g, g.wp(), ps)
 				if wr != nil && wr.planes != nil { // dWᵀ += this sample's planes' runs · its gTᵀ
 					wr.planes.Run(lw, any(planes).([]float32), any(gT[s*lw:]).([]float32), mL, s > 0, any(pt).([]float32), g.cout)
 					continue

@@ -76,13 +76,14 @@ func conv2dForward(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 		// With a bias (or no input channels) y starts as the bias and the
 		// products add onto it; without, they write y (beta = 0) and
 		// nothing fills it first.
+		fused := g.kg() > 0 && convFused(g, x.dtype, w.dtype, y.dtype) // adds the bias itself
 		beta := 0.0
-		if b != nil || g.kg() == 0 {
+		if !fused && (b != nil || g.kg() == 0) {
 			fillChannels(op, y, b, g.cout, g.l())
 			beta = 1
 		}
-		if g.kg() > 0 && convFused(g, x.dtype, w.dtype, y.dtype) {
-			conv2dForwardFused(op, x, w, y, g, beta)
+		if fused {
+			conv2dForwardFused(op, x, w, b, y, g)
 		} else if g.kg() > 0 && g.wide() {
 			conv2dForwardWide(op, x, w, y, g, beta)
 		} else if g.kg() > 0 {

@@ -36,7 +36,7 @@ type weightRows struct {
 func newWeightRows(g *convGeom, per int) *weightRows {
 	ck := g.ck()
 	if g.wide() && ck%3 == 0 { // (a last group of one or two rows would read past the planes)
-		if p := f32.NewRowsGemmNT(ck, g.cout, g.planeRows()); p != nil {
+		if p := f32.NewRowsGemmNT(ck, g.cout, g.planeRows(g.wp(), g.plane())); p != nil {
 			return &weightRows{planes: p}
 		}
 	}

@@ -55,9 +55,9 @@ func padPlane[T any](dst, src []T, g *convGeom) {
 }
 
 // padInterior writes src, an unpadded plane [H, W], into the interior of
-// dst [Hp, Wp], whose borders hold zeros already.
-func padInterior[T any](dst, src []T, g *convGeom) {
-	copyRows(dst[g.ph*g.wp()+g.pw:], g.wp(), src, g.w, g.h, g.w, 0)
+// dst, padded rows ld elements apart, whose borders hold zeros already.
+func padInterior[T any](dst, src []T, g *convGeom, ld int) {
+	copyRows(dst[g.ph*ld+g.pw:], ld, src, g.w, g.h, g.w, 0)
 }
 
 // unpadPlane copies the interior of a padded plane src into dst [H, W].

@@ -27,6 +27,19 @@ func sgemm8x16RowsAVX512(k int, a *float32, offs *int, b, c *float32, ldc int, m
 //go:noescape
 func sgemm6x16RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)
 
+// sgemm4x16RowsAVX2 is sgemm6x16RowsAVX2 on the first 4 rows of the
+// 6-row A panel only, C written or added to (add) on those 4 rows
+// (sgemm_avx2_amd64.s).
+//
+//go:noescape
+func sgemm4x16RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, add bool)
+
+// sgemm6x8RowsAVX2 is sgemm6x16RowsAVX2 on 8 columns, C written or added
+// to (add) (sgemm_avx2_amd64.s).
+//
+//go:noescape
+func sgemm6x8RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, add bool)
+
 // rowsMaskedTail is the most last columns computed in place by
 // sgemm8x16RowsAVX512 (two tiles); more are packed into a 48-column panel.
 const rowsMaskedTail = 32
@@ -43,8 +56,8 @@ const rowsMaskedTail = 32
 // kernels sum a product whose depth fits one K block.
 //
 // With AVX-512 its tiles are 8x48 (8x16 for the last columns); on AVX2
-// CPUs 6x16, the tile of the AVX2 GEMM, with the last n%16 columns packed
-// into one panel.
+// CPUs 6x16, the tile of the AVX2 GEMM, with the last n%16 columns read
+// in place by 6x8 tiles when they are 8, else packed into one panel.
 type RowsGemm struct {
 	m, k   int
 	mr     int       // rows of a tile: 8 (AVX-512) or 6 (AVX2)
@@ -216,24 +229,44 @@ func (g *RowsGemm) Run(n int, b []float32, add bool, c []float32, ldc int) {
 func (g *RowsGemm) panel(i0 int) *float32 { return &g.a[i0*g.k] }
 
 // runAVX2 is Run with the 6x16 tiles: B's rows read in place for every
-// full 16 columns, the last n%16 columns packed into one zero-padded
-// panel, and the last rows (m%6) computed into a tile and copied.
+// full 16 columns, the last n%16 columns in place too when they are 8
+// (6x8 tiles: callers round their columns up to 8 where B's rows have
+// room), else packed into one zero-padded panel; the last rows (m%6)
+// through the first 4 rows of a panel when they are 4, else computed
+// into a tile and copied.
 func (g *RowsGemm) runAVX2(n int, b []float32, add bool, c []float32, ldc int, beta float32, s *rowsScratch) {
 	offs := &g.offs[0]
 	full := n / 16 * 16
 	for j0 := 0; j0 < full; j0 += 16 {
 		for i0 := 0; i0 < g.m; i0 += 6 {
 			ap := g.panel(i0)
-			if i0+6 <= g.m {
+			switch rows := g.m - i0; {
+			case rows >= 6:
 				sgemm6x16RowsAVX2(g.k, ap, offs, &b[j0], &c[i0*ldc+j0], ldc, 1, beta)
-				continue
+			case rows == 4: // 64 or 16 channels: no zero rows computed
+				sgemm4x16RowsAVX2(g.k, ap, offs, &b[j0], &c[i0*ldc+j0], ldc, add)
+			case rows < 4:
+				sgemm4x16RowsAVX2(g.k, ap, offs, &b[j0], &s.tile[0], 16, false)
+				g.store(c, ldc, s.tile, 16, i0, j0, 16, add)
+			default:
+				sgemm6x16RowsAVX2(g.k, ap, offs, &b[j0], &s.tile[0], 16, 1, 0)
+				g.store(c, ldc, s.tile, 16, i0, j0, 16, add)
 			}
-			sgemm6x16RowsAVX2(g.k, ap, offs, &b[j0], &s.tile[0], 16, 1, 0)
-			g.store(c, ldc, s.tile, 16, i0, j0, 16, add)
 		}
 	}
 	r := n - full
 	if r == 0 {
+		return
+	}
+	if r == 8 { // 8 columns in place, at half the cost of a packed panel of 16
+		for i0 := 0; i0 < g.m; i0 += 6 {
+			if i0+6 <= g.m {
+				sgemm6x8RowsAVX2(g.k, g.panel(i0), offs, &b[full], &c[i0*ldc+full], ldc, add)
+				continue
+			}
+			sgemm6x8RowsAVX2(g.k, g.panel(i0), offs, &b[full], &s.tile[0], 16, false)
+			g.store(c, ldc, s.tile, 16, i0, full, 8, add)
+		}
 		return
 	}
 	if len(s.tail) < 16*g.k {

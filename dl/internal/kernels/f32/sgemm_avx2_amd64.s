@@ -340,3 +340,166 @@ t8loop:
 	JNZ        t8loop
 	VZEROUPPER
 	RET
+
+// func sgemm4x16RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, add bool)
+//
+// sgemm6x16RowsAVX2 on the first 4 rows of a 6-row A panel only (the last
+// panel of a product whose m%6 is 4, or fewer rows through a tile): the
+// same steps with 8 accumulators (Y0..Y7), C written (add: added to) on 4
+// rows, so the panel's missing rows are neither computed nor stored.
+
+// KSTEPROWS4: one rank-1 update of the 4x16 tile from B row offs[s].
+#define KSTEPROWS4(s) \
+	MOVQ    ((s)*8)(R9), R10; \
+	VMOVUPS (DI)(R10*1), Y12; \
+	VMOVUPS 32(DI)(R10*1), Y13; \
+	ROW((s)*24+0, Y14, Y0, Y1); \
+	ROW((s)*24+4, Y15, Y2, Y3); \
+	ROW((s)*24+8, Y14, Y4, Y5); \
+	ROW((s)*24+12, Y15, Y6, Y7)
+
+#define ROWS4(M) \
+	M(Y0, Y1); M(Y2, Y3); M(Y4, Y5); M(Y6, Y7)
+
+TEXT ·sgemm4x16RowsAVX2(SB), NOSPLIT, $0-49
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), R9
+	MOVQ b+24(FP), DI
+	MOVQ ldc+40(FP), BX
+	SHLQ $2, BX
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+	SUBQ $4, CX
+	JL   r4tail
+
+r4loop4:
+	KSTEPROWS4(0)
+	KSTEPROWS4(1)
+	KSTEPROWS4(2)
+	KSTEPROWS4(3)
+	ADDQ $(4*24), SI
+	ADDQ $(4*8), R9
+	SUBQ $4, CX
+	JGE  r4loop4
+
+r4tail:
+	ADDQ $4, CX
+	JZ   r4done
+
+r4loop1:
+	KSTEPROWS4(0)
+	ADDQ $24, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  r4loop1
+
+r4done:
+	MOVQ    c+32(FP), DX
+	CMPB    add+48(FP), $0
+	JNE     r4accumulate
+	ROWS4(STROW)
+	VZEROUPPER
+	RET
+
+r4accumulate:
+	ROWS4(ADDROW)
+	VZEROUPPER
+	RET
+
+// func sgemm6x8RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, add bool)
+//
+// sgemm6x16RowsAVX2 on 8 columns (the last ones of a product whose n%16
+// is 8): row p of B is the 8 floats at b + offs[p] bytes, one load a step
+// into Y12, the 6 rows accumulated in Y0..Y5, C written (add: added to)
+// on 8 columns.  Each element is summed in the same order as by the
+// 16-column tile.
+
+// KSTEPROWS8: one rank-1 update of the 6x8 tile from B row offs[s].
+#define KSTEPROWS8(s) \
+	MOVQ         ((s)*8)(R9), R10; \
+	VMOVUPS      (DI)(R10*1), Y12; \
+	VBROADCASTSS ((s)*24+0)(SI), Y14; \
+	VFMADD231PS  Y14, Y12, Y0; \
+	VBROADCASTSS ((s)*24+4)(SI), Y15; \
+	VFMADD231PS  Y15, Y12, Y1; \
+	VBROADCASTSS ((s)*24+8)(SI), Y14; \
+	VFMADD231PS  Y14, Y12, Y2; \
+	VBROADCASTSS ((s)*24+12)(SI), Y15; \
+	VFMADD231PS  Y15, Y12, Y3; \
+	VBROADCASTSS ((s)*24+16)(SI), Y14; \
+	VFMADD231PS  Y14, Y12, Y4; \
+	VBROADCASTSS ((s)*24+20)(SI), Y15; \
+	VFMADD231PS  Y15, Y12, Y5
+
+// STROW8:  c = acc (8 columns); ADDROW8: c = acc + c.
+#define STROW8(r0) \
+	VMOVUPS r0, (DX); \
+	ADDQ    BX, DX
+
+#define ADDROW8(r0) \
+	VADDPS (DX), r0, r0; \
+	STROW8(r0)
+
+#define ROWS6x8(M) \
+	M(Y0); M(Y1); M(Y2); M(Y3); M(Y4); M(Y5)
+
+TEXT ·sgemm6x8RowsAVX2(SB), NOSPLIT, $0-49
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), R9
+	MOVQ b+24(FP), DI
+	MOVQ ldc+40(FP), BX
+	SHLQ $2, BX
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+	SUBQ $4, CX
+	JL   r8tail
+
+r8loop4:
+	KSTEPROWS8(0)
+	KSTEPROWS8(1)
+	KSTEPROWS8(2)
+	KSTEPROWS8(3)
+	ADDQ $(4*24), SI
+	ADDQ $(4*8), R9
+	SUBQ $4, CX
+	JGE  r8loop4
+
+r8tail:
+	ADDQ $4, CX
+	JZ   r8done
+
+r8loop1:
+	KSTEPROWS8(0)
+	ADDQ $24, SI
+	ADDQ $8, R9
+	DECQ CX
+	JNZ  r8loop1
+
+r8done:
+	MOVQ c+32(FP), DX
+	CMPB add+48(FP), $0
+	JNE  r8accumulate
+	ROWS6x8(STROW8)
+	VZEROUPPER
+	RET
+
+r8accumulate:
+	ROWS6x8(ADDROW8)
+	VZEROUPPER
+	RET
