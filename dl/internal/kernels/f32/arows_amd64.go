@@ -19,6 +19,13 @@ func sgemmARows12x32AVX512(k int, a *float32, offs *int, step int, b, c *float32
 //go:noescape
 func sgemmARows18x16AVX512(k int, a *float32, offs *int, step int, b, c *float32, ldc int, add bool)
 
+// sgemmARows6x16AVX2 is the same product's 6x16 tile on AVX2 CPUs
+// (sgemm_avx2_amd64.s): two groups of three rows, B packed 16 floats a
+// step.
+//
+//go:noescape
+func sgemmARows6x16AVX2(k int, a *float32, offs *int, step int, b, c *float32, ldc int, add bool)
+
 // RowsGemmNT is a product C = A·Bᵀ (or C += A·Bᵀ) whose A is given by the
 // starts of its rows in a slice, read in place, and whose B is a matrix
 // whose rows run along the same depth k: a convolution's weight gradient
@@ -54,13 +61,13 @@ var rowsNTScratchPool = sync.Pool{New: func() any {
 
 // NewRowsGemmNT returns the product of an m x k A whose row i starts at
 // rows[i] and an n x k B, or nil when this machine has no kernel for it
-// (no AVX-512, or a build with -tags dlbd_noasm) or rows are not in
-// groups of three equally spaced starts with one spacing (callers then
-// use Gemm).  A last group of one or two rows reads its missing rows
+// (neither AVX-512 nor AVX2 with FMA, or a build with -tags dlbd_noasm)
+// or rows are not in groups of three equally spaced starts with one
+// spacing (callers then use Gemm).  A last group of one or two rows reads its missing rows
 // (start + step, + 2·step) too: the slice given to Run must hold them.
 // It panics on bad arguments.
 func NewRowsGemmNT(m, n int, rows []int) *RowsGemmNT {
-	if !haveAVX512 {
+	if !haveAVX512 && !haveAVX2 {
 		return nil
 	}
 	if m < 0 || n < 0 || len(rows) < m {
@@ -86,7 +93,10 @@ func NewRowsGemmNT(m, n int, rows []int) *RowsGemmNT {
 		return nil
 	}
 	p := &RowsGemmNT{m: m, n: n, step: 4 * step, mr: 12, nr: 32}
-	if n <= 16 {
+	switch {
+	case !haveAVX512:
+		p.mr, p.nr = 6, 16
+	case n <= 16:
 		p.mr, p.nr = 18, 16
 	}
 	perTile := p.mr / 3
@@ -156,6 +166,10 @@ func (p *RowsGemmNT) Run(k int, a, b []float32, ldb int, add bool, c []float32, 
 }
 
 func (p *RowsGemmNT) kernel(k int, a *float32, offs *int, b, c *float32, ldc int, add bool) {
+	if p.mr == 6 {
+		sgemmARows6x16AVX2(k, a, offs, p.step, b, c, ldc, add)
+		return
+	}
 	if p.nr == 32 {
 		sgemmARows12x32AVX512(k, a, offs, p.step, b, c, ldc, add)
 		return
@@ -166,6 +180,10 @@ func (p *RowsGemmNT) kernel(k int, a *float32, offs *int, b, c *float32, ldc int
 // pack writes columns j0.. of Bᵀ for depths 0..kc of b (row stride ldb)
 // into panel, k-major, nr floats a step, zeros past n.
 func (p *RowsGemmNT) pack(panel, b []float32, ldb, j0, kc int) {
+	if p.mr == 6 {
+		p.packAVX2(panel, b, ldb, j0, kc)
+		return
+	}
 	blocks := kc / 16
 	for s := 0; s < p.nr; s += 16 {
 		rows, first := min(max(p.n-j0-s, 0), 16), j0*ldb
@@ -182,6 +200,29 @@ func (p *RowsGemmNT) pack(panel, b []float32, ldb, j0, kc int) {
 				if i < rows {
 					d[i] = b[first+i*ldb+q]
 				}
+			}
+		}
+	}
+}
+
+// packAVX2 is pack for the 16-column panels of the AVX2 tile: two 8x8
+// transposes per 8 steps of 16 full rows of B, element by element for
+// the last kc%8 steps and a last panel of fewer rows.
+func (p *RowsGemmNT) packAVX2(panel, b []float32, ldb, j0, kc int) {
+	rows, first, blocks := min(p.n-j0, 16), j0*ldb, kc/8
+	if rows == 16 && blocks > 0 {
+		_ = b[first+15*ldb+kc-1] // the block lies inside b
+		transpose8x8AVX2(&panel[0], 64, &b[first], 4*ldb, blocks)
+		transpose8x8AVX2(&panel[8], 64, &b[first+8*ldb], 4*ldb, blocks)
+	} else {
+		blocks = 0
+	}
+	for q := blocks * 8; q < kc; q++ {
+		d := panel[q*16:][:16]
+		for i := range d {
+			d[i] = 0
+			if i < rows {
+				d[i] = b[first+i*ldb+q]
 			}
 		}
 	}

@@ -14,17 +14,30 @@ import (
 // on the explicit matrix of A's rows: bit for bit when k fits one block
 // of 256 (both sum each element in order of p with fused multiply-adds),
 // within float32 rounding otherwise; writing and adding; for row counts
-// around the 12- and 18-row tiles (a last group of one or two rows
+// around the 12-, 18- and 6-row tiles (a last group of one or two rows
 // included), n around the 16- and 32-column panels, overlapping rows in
 // groups of three with a common spacing (a convolution's taps), k = 0,
-// and C with a wider stride whose other elements must not change.
+// and C with a wider stride whose other elements must not change.  It
+// runs the tiles of every kernel this CPU has: AVX-512's, then AVX2's.
 func TestRowsGemmNT(t *testing.T) {
-	if !haveAVX512 {
+	if !haveAVX512 && !haveAVX2 {
 		if NewRowsGemmNT(3, 1, []int{0, 1, 2}) != nil {
-			t.Fatal("NewRowsGemmNT without AVX-512 is not nil")
+			t.Fatal("NewRowsGemmNT without AVX-512 or AVX2 is not nil")
 		}
-		t.Skip("no AVX-512")
+		t.Skip("neither AVX-512 nor AVX2")
 	}
+	if haveAVX512 {
+		t.Run("avx512", testRowsGemmNT)
+	}
+	if haveAVX2 {
+		was := haveAVX512
+		haveAVX512 = false // NewRowsGemmNT takes the AVX2 tile
+		defer func() { haveAVX512 = was }()
+		t.Run("avx2", testRowsGemmNT)
+	}
+}
+
+func testRowsGemmNT(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for it := range 400 {
 		m, n, k := 1+r.IntN(40), 1+r.IntN(70), r.IntN(600)

@@ -100,7 +100,7 @@ func benchHalf(b *testing.B, h Half, tA, tB bool, m, n, k, th int) {
 // built in the timing): c→cout channels at h×h, per samples a segment.
 func BenchmarkRowsGemmNT(b *testing.B) {
 	if NewRowsGemmNT(3, 1, []int{0, 1, 2}) == nil {
-		b.Skip("no RowsGemmNT kernel in this build (AVX-512 only)")
+		b.Skip("no RowsGemmNT kernel in this build (AVX-512 or AVX2 with FMA)")
 	}
 	defer SetThreads(SetThreads(1))
 	for _, s := range []struct{ c, cout, h, per int }{{1, 16, 28, 2}, {16, 16, 28, 2}, {32, 32, 14, 4}, {64, 64, 7, 7}} {

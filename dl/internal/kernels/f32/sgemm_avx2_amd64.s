@@ -503,3 +503,95 @@ r8accumulate:
 	ROWS6x8(ADDROW8)
 	VZEROUPPER
 	RET
+
+// func sgemmARows6x16AVX2(k int, a *float32, offs *int, step int, b, c *float32, ldc int, add bool)
+//
+// RowsGemmNT's tile on AVX2 (the AVX-512 ones: sgemm_arows_avx512_amd64.s):
+// a 6x16 tile of C = A·Bᵀ whose 6 A rows are two groups of three, group
+// g's row t the run of floats at a + offs[g] + t·step bytes (R8, R9 the
+// groups' starts, AX the step), read one float a k step and broadcast; B
+// packed k-major, 16 floats a step (Y12, Y13); Y0..Y11 the accumulators
+// as in sgemmAVX2; c written, or added to (add).
+
+// GROUP6: the three rows of the group at base, acc pairs a0..a5.
+#define GROUP6(d, base, a0, a1, a2, a3, a4, a5) \
+	VBROADCASTSS d(base), Y14; \
+	VFMADD231PS  Y14, Y12, a0; \
+	VFMADD231PS  Y14, Y13, a1; \
+	VBROADCASTSS d(base)(AX*1), Y15; \
+	VFMADD231PS  Y15, Y12, a2; \
+	VFMADD231PS  Y15, Y13, a3; \
+	VBROADCASTSS d(base)(AX*2), Y14; \
+	VFMADD231PS  Y14, Y12, a4; \
+	VFMADD231PS  Y14, Y13, a5
+
+#define KSTEPAR6(s) \
+	VMOVUPS ((s)*64)(DI), Y12; \
+	VMOVUPS ((s)*64+32)(DI), Y13; \
+	GROUP6((s)*4, R8, Y0, Y1, Y2, Y3, Y4, Y5); \
+	GROUP6((s)*4, R9, Y6, Y7, Y8, Y9, Y10, Y11)
+
+TEXT ·sgemmARows6x16AVX2(SB), NOSPLIT, $0-57
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ offs+16(FP), R12
+	MOVQ step+24(FP), AX
+	MOVQ b+32(FP), DI
+	MOVQ (R12), R8
+	ADDQ SI, R8
+	MOVQ 8(R12), R9
+	ADDQ SI, R9
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	SUBQ $4, CX
+	JL   ar6tail
+
+ar6loop4:
+	KSTEPAR6(0)
+	KSTEPAR6(1)
+	KSTEPAR6(2)
+	KSTEPAR6(3)
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $256, DI
+	SUBQ $4, CX
+	JGE  ar6loop4
+
+ar6tail:
+	ADDQ $4, CX
+	JZ   ar6done
+
+ar6loop1:
+	KSTEPAR6(0)
+	ADDQ $4, R8
+	ADDQ $4, R9
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  ar6loop1
+
+ar6done:
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), BX
+	SHLQ $2, BX
+	CMPB add+56(FP), $0
+	JNE  ar6accumulate
+	ALLROWS(STROW)
+	VZEROUPPER
+	RET
+
+ar6accumulate:
+	ALLROWS(ADDROW)
+	VZEROUPPER
+	RET
