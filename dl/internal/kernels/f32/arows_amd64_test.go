@@ -26,15 +26,7 @@ func TestRowsGemmNT(t *testing.T) {
 		}
 		t.Skip("neither AVX-512 nor AVX2")
 	}
-	if haveAVX512 {
-		t.Run("avx512", testRowsGemmNT)
-	}
-	if haveAVX2 {
-		was := haveAVX512
-		haveAVX512 = false // NewRowsGemmNT takes the AVX2 tile
-		defer func() { haveAVX512 = was }()
-		t.Run("avx2", testRowsGemmNT)
-	}
+	forEachTileSet(t, testRowsGemmNT)
 }
 
 func testRowsGemmNT(t *testing.T) {

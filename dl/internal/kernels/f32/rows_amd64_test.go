@@ -25,14 +25,21 @@ func TestRowsGemm(t *testing.T) {
 		}
 		t.Skip("neither AVX-512 nor AVX2")
 	}
+	forEachTileSet(t, testRowsGemm)
+}
+
+// forEachTileSet runs test on the tiles of every kernel this CPU has:
+// AVX-512's, then AVX2's (constructors called with haveAVX512 false take
+// the AVX2 tiles).
+func forEachTileSet(t *testing.T, test func(*testing.T)) {
 	if haveAVX512 {
-		t.Run("avx512", testRowsGemm)
+		t.Run("avx512", test)
 	}
 	if haveAVX2 {
 		was := haveAVX512
-		haveAVX512 = false // NewRowsGemm takes the AVX2 tiles
+		haveAVX512 = false
 		defer func() { haveAVX512 = was }()
-		t.Run("avx2", testRowsGemm)
+		t.Run("avx2", test)
 	}
 }
 

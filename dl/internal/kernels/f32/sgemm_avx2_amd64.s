@@ -54,6 +54,62 @@
 #define ALLROWS(M) \
 	M(Y0, Y1); M(Y2, Y3); M(Y4, Y5); M(Y6, Y7); M(Y8, Y9); M(Y10, Y11)
 
+// ZEROY2, ZEROY: clear accumulators (ALLROWS(ZEROY2) the 6x16 tile's).
+#define ZEROY2(r0, r1) \
+	VXORPS r0, r0, r0; \
+	VXORPS r1, r1, r1
+
+#define ZEROY(r) VXORPS r, r, r
+
+// ROWSARGS loads a Rows kernel's arguments: CX = k, SI = a, R9 = offs,
+// DI = b, BX = ldc in bytes.
+#define ROWSARGS \
+	MOVQ k+0(FP), CX; \
+	MOVQ a+8(FP), SI; \
+	MOVQ offs+16(FP), R9; \
+	MOVQ b+24(FP), DI; \
+	MOVQ ldc+40(FP), BX; \
+	SHLQ $2, BX
+
+// ROWSLOOP runs KS(s) for the k steps of a Rows kernel, 4 at a time then
+// one at a time, A's panel (SI) 24 bytes and offs (R9) 8 a step.
+#define ROWSLOOP(KS, loop4, tail, loop1, done) \
+	SUBQ $4, CX; \
+	JL   tail; \
+loop4: \
+	KS(0); \
+	KS(1); \
+	KS(2); \
+	KS(3); \
+	ADDQ $(4*24), SI; \
+	ADDQ $(4*8), R9; \
+	SUBQ $4, CX; \
+	JGE  loop4; \
+tail: \
+	ADDQ $4, CX; \
+	JZ   done; \
+loop1: \
+	KS(0); \
+	ADDQ $24, SI; \
+	ADDQ $8, R9; \
+	DECQ CX; \
+	JNZ  loop1; \
+done:
+
+// ROWSSTORE writes (add: adds) the accumulators of a Rows kernel with an
+// add flag into C, ROWSM(ST) or ROWSM(ADD) over its rows, and returns.
+#define ROWSSTORE(ROWSM, ST, ADD, acc) \
+	MOVQ c+32(FP), DX; \
+	CMPB add+48(FP), $0; \
+	JNE  acc; \
+	ROWSM(ST); \
+	VZEROUPPER; \
+	RET; \
+acc: \
+	ROWSM(ADD); \
+	VZEROUPPER; \
+	RET
+
 TEXT ·sgemmAVX2(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -135,25 +191,25 @@ overwrite:
 // GEMM).  Registers as sgemmAVX2's, and R9 walking offs, R10 the row's
 // offset.
 
-// KSTEPROWS: one rank-1 update from B row offs[s] (relative to R9).
-#define KSTEPROWS(s) \
+// KSTEPROWS4: one rank-1 update of the first 4 rows from B row offs[s]
+// (sgemm4x16RowsAVX2).
+#define KSTEPROWS4(s) \
 	MOVQ    ((s)*8)(R9), R10; \
 	VMOVUPS (DI)(R10*1), Y12; \
 	VMOVUPS 32(DI)(R10*1), Y13; \
 	ROW((s)*24+0, Y14, Y0, Y1); \
 	ROW((s)*24+4, Y15, Y2, Y3); \
 	ROW((s)*24+8, Y14, Y4, Y5); \
-	ROW((s)*24+12, Y15, Y6, Y7); \
+	ROW((s)*24+12, Y15, Y6, Y7)
+
+// KSTEPROWS: one rank-1 update from B row offs[s] (relative to R9).
+#define KSTEPROWS(s) \
+	KSTEPROWS4(s); \
 	ROW((s)*24+16, Y14, Y8, Y9); \
 	ROW((s)*24+20, Y15, Y10, Y11)
 
 TEXT ·sgemm6x16RowsAVX2(SB), NOSPLIT, $0-56
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ offs+16(FP), R9
-	MOVQ b+24(FP), DI
-	MOVQ ldc+40(FP), BX
-	SHLQ $2, BX
+	ROWSARGS
 
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -168,31 +224,7 @@ TEXT ·sgemm6x16RowsAVX2(SB), NOSPLIT, $0-56
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 
-	SUBQ $4, CX
-	JL   rtail
-
-rloop4:
-	KSTEPROWS(0)
-	KSTEPROWS(1)
-	KSTEPROWS(2)
-	KSTEPROWS(3)
-	ADDQ $(4*24), SI
-	ADDQ $(4*8), R9
-	SUBQ $4, CX
-	JGE  rloop4
-
-rtail:
-	ADDQ $4, CX
-	JZ   rdone
-
-rloop1:
-	KSTEPROWS(0)
-	ADDQ $24, SI
-	ADDQ $8, R9
-	DECQ CX
-	JNZ  rloop1
-
-rdone:
+	ROWSLOOP(KSTEPROWS, rloop4, rtail, rloop1, rdone)
 	VBROADCASTSS alpha+48(FP), Y14
 	ALLROWS(SCALE)
 
@@ -348,72 +380,16 @@ t8loop:
 // same steps with 8 accumulators (Y0..Y7), C written (add: added to) on 4
 // rows, so the panel's missing rows are neither computed nor stored.
 
-// KSTEPROWS4: one rank-1 update of the 4x16 tile from B row offs[s].
-#define KSTEPROWS4(s) \
-	MOVQ    ((s)*8)(R9), R10; \
-	VMOVUPS (DI)(R10*1), Y12; \
-	VMOVUPS 32(DI)(R10*1), Y13; \
-	ROW((s)*24+0, Y14, Y0, Y1); \
-	ROW((s)*24+4, Y15, Y2, Y3); \
-	ROW((s)*24+8, Y14, Y4, Y5); \
-	ROW((s)*24+12, Y15, Y6, Y7)
-
 #define ROWS4(M) \
 	M(Y0, Y1); M(Y2, Y3); M(Y4, Y5); M(Y6, Y7)
 
 TEXT ·sgemm4x16RowsAVX2(SB), NOSPLIT, $0-49
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ offs+16(FP), R9
-	MOVQ b+24(FP), DI
-	MOVQ ldc+40(FP), BX
-	SHLQ $2, BX
+	ROWSARGS
 
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	ROWS4(ZEROY2)
 
-	SUBQ $4, CX
-	JL   r4tail
-
-r4loop4:
-	KSTEPROWS4(0)
-	KSTEPROWS4(1)
-	KSTEPROWS4(2)
-	KSTEPROWS4(3)
-	ADDQ $(4*24), SI
-	ADDQ $(4*8), R9
-	SUBQ $4, CX
-	JGE  r4loop4
-
-r4tail:
-	ADDQ $4, CX
-	JZ   r4done
-
-r4loop1:
-	KSTEPROWS4(0)
-	ADDQ $24, SI
-	ADDQ $8, R9
-	DECQ CX
-	JNZ  r4loop1
-
-r4done:
-	MOVQ    c+32(FP), DX
-	CMPB    add+48(FP), $0
-	JNE     r4accumulate
-	ROWS4(STROW)
-	VZEROUPPER
-	RET
-
-r4accumulate:
-	ROWS4(ADDROW)
-	VZEROUPPER
-	RET
+	ROWSLOOP(KSTEPROWS4, r4loop4, r4tail, r4loop1, r4done)
+	ROWSSTORE(ROWS4, STROW, ADDROW, r4accumulate)
 
 // func sgemm6x8RowsAVX2(k int, a *float32, offs *int, b, c *float32, ldc int, add bool)
 //
@@ -453,56 +429,12 @@ r4accumulate:
 	M(Y0); M(Y1); M(Y2); M(Y3); M(Y4); M(Y5)
 
 TEXT ·sgemm6x8RowsAVX2(SB), NOSPLIT, $0-49
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
-	MOVQ offs+16(FP), R9
-	MOVQ b+24(FP), DI
-	MOVQ ldc+40(FP), BX
-	SHLQ $2, BX
+	ROWSARGS
 
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
+	ROWS6x8(ZEROY)
 
-	SUBQ $4, CX
-	JL   r8tail
-
-r8loop4:
-	KSTEPROWS8(0)
-	KSTEPROWS8(1)
-	KSTEPROWS8(2)
-	KSTEPROWS8(3)
-	ADDQ $(4*24), SI
-	ADDQ $(4*8), R9
-	SUBQ $4, CX
-	JGE  r8loop4
-
-r8tail:
-	ADDQ $4, CX
-	JZ   r8done
-
-r8loop1:
-	KSTEPROWS8(0)
-	ADDQ $24, SI
-	ADDQ $8, R9
-	DECQ CX
-	JNZ  r8loop1
-
-r8done:
-	MOVQ c+32(FP), DX
-	CMPB add+48(FP), $0
-	JNE  r8accumulate
-	ROWS6x8(STROW8)
-	VZEROUPPER
-	RET
-
-r8accumulate:
-	ROWS6x8(ADDROW8)
-	VZEROUPPER
-	RET
+	ROWSLOOP(KSTEPROWS8, r8loop4, r8tail, r8loop1, r8done)
+	ROWSSTORE(ROWS6x8, STROW8, ADDROW8, r8accumulate)
 
 // func sgemmARows6x16AVX2(k int, a *float32, offs *int, step int, b, c *float32, ldc int, add bool)
 //
@@ -542,18 +474,7 @@ TEXT ·sgemmARows6x16AVX2(SB), NOSPLIT, $0-57
 	MOVQ 8(R12), R9
 	ADDQ SI, R9
 
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	ALLROWS(ZEROY2)
 
 	SUBQ $4, CX
 	JL   ar6tail
