@@ -25,7 +25,8 @@ import (
 // Stride-1 columns are in the wide layout (ops_conv_wide.go: Lw columns a
 // sample, copies of shifted runs of the padded plane); stride-2 ones have
 // the Ho·Wo output positions, gathered by vec.Gather2Rows
-// (ops_conv_stride2.go).
+// (ops_conv_stride2.go).  The forward's implicit GEMM reads planes whose
+// rows are shorter, W + pW (fusedLayout).
 
 // convFused reports whether conv2d on host devices takes this path for g
 // and these dtypes: one group, operands of one float dtype, and stride 1,
@@ -50,10 +51,6 @@ func (g *convGeom) fusedCols() int {
 	}
 	return g.l()
 }
-
-// fusedDirect reports whether a sample's product can write its output
-// rows directly (they are the rows of its columns).
-func (g *convGeom) fusedDirect() bool { return !g.wide() || g.wp() == g.wo }
 
 // fusedColumns writes the kH·kW rows of channel c, whose padded plane is
 // plane, into col (row (c, r) at (c·kH·kW + r)·rStride).
