@@ -281,7 +281,8 @@ func forwardFusedHost[F float](x, w, y, scratch []F, bias []float64, g *convGeom
 			}
 			return gemmSerial(false, false, g.cout, l.lw, ck, 1, w, ck, col, l.lw, b2f[F](add), out, ld)
 		}
-		out, ld := y[s*g.cout*L:][:g.cout*L], L
+		ys := y[s*g.cout*L:][:g.cout*L]
+		out, ld := ys, L
 		if !direct {
 			out, ld = rest[:g.cout*l.cols], l.cols
 		}
@@ -293,7 +294,6 @@ func forwardFusedHost[F float](x, w, y, scratch []F, bias []float64, g *convGeom
 		if err := product(out, ld, bias != nil); err != nil || direct {
 			return err
 		}
-		ys := y[s*g.cout*L:][:g.cout*L]
 		for co := range g.cout {
 			copyRows(ys[co*L:][:L], g.wo, out[co*ld:][:l.lw], l.ld, g.ho, g.wo, 0)
 		}

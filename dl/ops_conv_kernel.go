@@ -75,8 +75,9 @@ func conv2dForward(op string, x, w, b *Tensor, g *convGeom) *Tensor {
 	if y.n > 0 {
 		// With a bias (or no input channels) y starts as the bias and the
 		// products add onto it; without, they write y (beta = 0) and
-		// nothing fills it first.
-		fused := g.kg() > 0 && convFused(g, x.dtype, w.dtype, y.dtype) // adds the bias itself
+		// nothing fills it first.  The fused path adds the bias itself,
+		// sample by sample.
+		fused := g.kg() > 0 && convFused(g, x.dtype, w.dtype, y.dtype)
 		beta := 0.0
 		if !fused && (b != nil || g.kg() == 0) {
 			fillChannels(op, y, b, g.cout, g.l())

@@ -63,8 +63,9 @@ var rowsNTScratchPool = sync.Pool{New: func() any {
 // rows[i] and an n x k B, or nil when this machine has no kernel for it
 // (neither AVX-512 nor AVX2 with FMA, or a build with -tags dlbd_noasm)
 // or rows are not in groups of three equally spaced starts with one
-// spacing (callers then use Gemm).  A last group of one or two rows reads its missing rows
-// (start + step, + 2·step) too: the slice given to Run must hold them.
+// spacing (callers then use Gemm).  A last group of one or two rows reads
+// its missing rows (start + step, + 2·step) too: the slice given to Run
+// must hold them.
 // It panics on bad arguments.
 func NewRowsGemmNT(m, n int, rows []int) *RowsGemmNT {
 	if !haveAVX512 && !haveAVX2 {
@@ -205,19 +206,16 @@ func (p *RowsGemmNT) pack(panel, b []float32, ldb, j0, kc int) {
 	}
 }
 
-// packAVX2 is pack for the 16-column panels of the AVX2 tile: two 8x8
-// transposes per 8 steps of 16 full rows of B, element by element for
-// the last kc%8 steps and a last panel of fewer rows.
+// packAVX2 is pack for the 16-column panels of the AVX2 tile
+// (packTransposed16), element by element with zeros for a last panel of
+// fewer rows.
 func (p *RowsGemmNT) packAVX2(panel, b []float32, ldb, j0, kc int) {
-	rows, first, blocks := min(p.n-j0, 16), j0*ldb, kc/8
-	if rows == 16 && blocks > 0 {
-		_ = b[first+15*ldb+kc-1] // the block lies inside b
-		transpose8x8AVX2(&panel[0], 64, &b[first], 4*ldb, blocks)
-		transpose8x8AVX2(&panel[8], 64, &b[first+8*ldb], 4*ldb, blocks)
-	} else {
-		blocks = 0
+	rows, first := min(p.n-j0, 16), j0*ldb
+	if rows == 16 {
+		packTransposed16(panel, b, first, ldb, kc)
+		return
 	}
-	for q := blocks * 8; q < kc; q++ {
+	for q := range kc {
 		d := panel[q*16:][:16]
 		for i := range d {
 			d[i] = 0

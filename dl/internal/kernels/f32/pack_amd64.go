@@ -176,21 +176,30 @@ func packB16(dst []float32, p *gemm.Args[float32], pc, jc, kc, nc, nr int) {
 		gemm.PackB(dst, p, pc, jc, kc, nc, nr)
 		return
 	}
-	blocks := kc / 8
 	for q := 0; q*16 < nc; q++ {
 		panel := dst[q*16*kc : (q+1)*16*kc]
 		if cols := min(16, nc-q*16); cols < 16 {
 			gemm.PackB(panel, p, pc, jc+q*16, kc, cols, 16)
 			continue
 		}
-		first := (jc+q*16)*p.LDB + pc
-		_ = p.B[first+15*p.LDB+kc-1] // the block lies inside B
-		transpose8x8AVX2(&panel[0], 64, &p.B[first], 4*p.LDB, blocks)
-		transpose8x8AVX2(&panel[8], 64, &p.B[first+8*p.LDB], 4*p.LDB, blocks)
-		for s := blocks * 8; s < kc; s++ { // the last kc%8 steps
-			for j := range 16 {
-				panel[s*16+j] = p.B[first+j*p.LDB+s]
-			}
+		packTransposed16(panel, p.B, (jc+q*16)*p.LDB+pc, p.LDB, kc)
+	}
+}
+
+// packTransposed16 writes kc steps of 16 rows of a row-major matrix (row
+// i's kc floats at src[first+i·ld:]) into panel, k-major, 16 floats a
+// step: two 8x8 transposes per 8 steps, the last kc%8 steps element by
+// element.
+func packTransposed16(panel, src []float32, first, ld, kc int) {
+	_ = src[first+15*ld+kc-1] // the block lies inside src
+	blocks := kc / 8
+	if blocks > 0 {
+		transpose8x8AVX2(&panel[0], 64, &src[first], 4*ld, blocks)
+		transpose8x8AVX2(&panel[8], 64, &src[first+8*ld], 4*ld, blocks)
+	}
+	for s := blocks * 8; s < kc; s++ {
+		for j := range 16 {
+			panel[s*16+j] = src[first+j*ld+s]
 		}
 	}
 }

@@ -10,8 +10,9 @@ import (
 
 // The AVX2 kernel's packing of 16-bit operands (bfloat16 or float16 A
 // and B of GemmHalf, autocast's products): a few panels at a time are
-// decoded into float32 by the half package's vector loops (gemm.Half.DecodeTo), then packed by
-// packA6's and packB16's float32 loops.  gemm.PackA's element-by-element
+// decoded into float32 by the half package's vector loops
+// (gemm.Half.DecodeTo), then packed by packA6's and packB16's float32
+// loops.  gemm.PackA's element-by-element
 // decoding through an accessor took 54% of a bfloat16 Transformer
 // training step on an AVX2 CPU.  The values packed are the same, so are
 // the products' bits.
