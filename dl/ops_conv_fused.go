@@ -183,8 +183,8 @@ func newFusedLayout(g *convGeom, implicit bool) fusedLayout {
 	l := fusedLayout{ld: g.wp(), ps: g.plane(), lw: g.fusedCols()}
 	if !implicit {
 		l.colN = g.ck() * l.lw
-	} else if g.pw > 0 && g.pw <= (g.kw-1)*g.dw {
-		l.ld = g.w + g.pw
+	} else if ld := g.implicitRow(); ld != l.ld {
+		l.ld = ld
 		l.ps = g.hp() * l.ld
 		l.lw = (g.ho-1)*l.ld + g.wo
 	}
@@ -202,6 +202,18 @@ func newFusedLayout(g *convGeom, implicit bool) fusedLayout {
 		l.size += g.cout * l.cols
 	}
 	return l
+}
+
+// implicitRow is the row length of the implicit GEMMs' padded planes:
+// W + pW, the right border of a row being the left border of the next
+// one, when a window reaches no further than the next row's border
+// (0 < pW ≤ (kW−1)·dW), else Wp.  A 3×3 kernel with padding 1 then
+// computes one junk position a row instead of two.
+func (g *convGeom) implicitRow() int {
+	if g.pw > 0 && g.pw <= (g.kw-1)*g.dw {
+		return g.w + g.pw
+	}
+	return g.wp()
 }
 
 // direct reports whether a sample's product writes its output rows
@@ -238,7 +250,7 @@ func (g *convGeom) planeRows(ld, ps int) []int {
 	rows := make([]int, g.ck())
 	for c := range g.c {
 		for r := range kk {
-			rows[c*kk+r] = c*ps + r/g.kw*g.dh*ld + r%g.kw*g.dw
+			rows[c*kk+r] = c*ps + g.tapAt(r, ld)
 		}
 	}
 	return rows
@@ -380,26 +392,30 @@ func fusedBackwardScratch(g *convGeom, per int, dx *implicitDx) int {
 
 // implicitDx computes the input gradient of a stride-1 float32
 // convolution as an implicit GEMM, without the column gradient and its
-// col2im.  In the padded plane, position p receives from every tap r the
-// wide output gradient at p − shift(r), so
+// col2im.  In the padded plane (rows ld = implicitRow() apart), position p
+// receives from every tap r the output gradient at p − shift(r), so
 //
-//	dxp[c][p] = Σ_{o,r} W[o][c][r] · gT[o][p − shift(r)]
+//	dxp[c][p] = Σ_{o,r} W[o][c][r] · g[o][p − shift(r)]
 //
-// (gT zero outside its Lw positions and at the junk ones): a product of
-// the C x Cout·kH·kW matrix W' (W's axes swapped) and a matrix whose row
-// (o, r) is a run of output gradient row o shifted by −shift(r).  The
-// rows of the gradient are laid out with zeros around them (t before, up
-// to r in all), the product covers the H rows of the padded plane that
-// hold the input (n = H·Wp positions), and their interior columns are the
-// input gradient.
+// where g is output gradient row o laid out with rows ld apart (zero at
+// the ld − Wo junk positions of each row and outside its Ho rows): a
+// product of the C x Cout·kH·kW matrix W' (W's axes swapped) and a matrix
+// whose row (o, r) is g[o] shifted by −shift(r).  With ld = W + pW a junk
+// position of g is both a row's right border and the next row's left one,
+// and an interior p only ever meets real taps there (as in the forward).
+// The gradient rows are laid out with zeros around them (t before, up to
+// r in all), the product covers the H rows of the padded plane that hold
+// the input (H·ld positions, rounded up to 8), and their interior columns
+// are the input gradient.
 type implicitDx struct {
 	rg   *f32.RowsGemm
-	t, r int // where a gradient row's Lw values start in its padded row, and that row's length
-	n    int // positions computed: H·Wp
+	t, r int // where a gradient row's values start in its padded row, and that row's length
+	ld   int // the row length of the padded plane and of the gradient rows
+	n    int // positions computed: H·ld rounded up to 8
 }
 
 func newImplicitDx(w []float32, g *convGeom) *implicitDx {
-	kk, ck, wp := g.kk(), g.ck(), g.wp()
+	kk, ck := g.kk(), g.ck()
 	K := g.cout * kk
 	wt := make([]float32, g.c*K) // W'[c][(o, r)] = W[o][c][r]
 	for o := range g.cout {
@@ -409,13 +425,14 @@ func newImplicitDx(w []float32, g *convGeom) *implicitDx {
 			}
 		}
 	}
-	d := &implicitDx{n: g.h * wp}
-	d.t = max(0, g.tapOff(kk-1)-g.ph*wp)
-	d.r = d.t + max(g.lw(), (g.ph+g.h)*wp)
+	ld := g.implicitRow()
+	d := &implicitDx{ld: ld, n: ceilDiv(g.h*ld, 8) * 8}
+	d.t = max(0, g.tapAt(kk-1, ld)-g.ph*ld)
+	d.r = d.t + max(g.ho*ld, g.ph*ld+d.n)
 	rows := make([]int, K)
 	for o := range g.cout {
 		for r := range kk {
-			rows[o*kk+r] = o*d.r + d.t + g.ph*wp - g.tapOff(r)
+			rows[o*kk+r] = o*d.r + d.t + g.ph*ld - g.tapAt(r, ld)
 		}
 	}
 	d.rg = f32.NewRowsGemm(g.c, K, wt, K, rows)
@@ -430,17 +447,17 @@ func newImplicitDx(w []float32, g *convGeom) *implicitDx {
 func (d *implicitDx) scratch(g *convGeom) int { return g.cout*d.r + g.c*d.n }
 
 // run writes the input gradient of a sample, gx ([C, H·W]), from its
-// wide output gradient (row o at gT[o·ld:], Lw values), through buf
-// (scratch elements, the zeros around the padded rows in place).
-func (d *implicitDx) run(gx, gT []float32, ld int, buf []float32, g *convGeom) {
-	lw, wp, hw := g.lw(), g.wp(), g.hw()
+// output gradient gy ([Cout, Ho·Wo]), through buf (scratch elements, the
+// zeros around the padded rows in place).
+func (d *implicitDx) run(gx, gy []float32, buf []float32, g *convGeom) {
+	L, hw := g.l(), g.hw()
 	rows, out := buf[:g.cout*d.r], buf[g.cout*d.r:][:g.c*d.n]
 	for o := range g.cout {
-		copy(rows[o*d.r+d.t:][:lw], gT[o*ld:][:lw])
+		copyRows(rows[o*d.r+d.t:], d.ld, gy[o*L:][:L], g.wo, g.ho, g.wo, d.ld-g.wo)
 	}
 	d.rg.Run(d.n, rows, false, out, d.n)
 	for c := range g.c {
-		copyRows(gx[c*hw:][:hw], g.w, out[c*d.n+g.pw:], wp, g.h, g.w, 0)
+		copyRows(gx[c*hw:][:hw], g.w, out[c*d.n+g.pw:], d.ld, g.h, g.w, 0)
 	}
 }
 
@@ -468,9 +485,11 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 			pad = buf[(ck+g.cout)*per*lw:][:m*g.c*ps]
 			dxp = buf[(ck+g.cout)*per*lw+per*g.c*ps:][:ps]
 		}
-		for co := range g.cout {
-			for s := range m {
-				fusedGradRow(gT[(co*m+s)*lw:][:lw], gy[((s0+s)*g.cout+co)*L:][:L], g)
+		if gw != nil || dx == nil { // the wide output gradient (dx reads gy itself)
+			for co := range g.cout {
+				for s := range m {
+					fusedGradRow(gT[(co*m+s)*lw:][:lw], gy[((s0+s)*g.cout+co)*L:][:L], g)
+				}
 			}
 		}
 		if gw != nil {
@@ -507,9 +526,9 @@ func backwardFusedHost[F float](x, w, gy, gx, gw, part, scratch []F, g *convGeom
 			return nil
 		}
 		if dx != nil {
-			gx32, gT32, buf32 := any(gx).([]float32), any(gT).([]float32), any(buf).([]float32)
+			gx32, gy32, buf32 := any(gx).([]float32), any(gy).([]float32), any(buf).([]float32)
 			for s := range m {
-				dx.run(gx32[(s0+s)*g.c*hw:][:g.c*hw], gT32[s*lw:], mL, buf32[size-dx.scratch(g):], g)
+				dx.run(gx32[(s0+s)*g.c*hw:][:g.c*hw], gy32[(s0+s)*g.cout*L:][:g.cout*L], buf32[size-dx.scratch(g):], g)
 			}
 			return nil
 		}

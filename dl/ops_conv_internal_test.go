@@ -267,6 +267,9 @@ func TestConv2dFusedPath(t *testing.T) {
 		{[]int{3, 7, 9, 9}, 20, [2]int{1, 1}, Conv2dOptions{}, true, false},
 		{[]int{9, 16, 12, 12}, 33, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{1, 1}}, false, false},
 		{[]int{9, 3, 24, 24}, 4, [2]int{5, 5}, Conv2dOptions{}, false, false}, // columns, segments of 4, 4 and 1
+		// The input gradient's implicit GEMM with rows Wp long (pW > (kW−1)·dW)
+		// and more output rows than padded input rows (Ho > pH + H).
+		{[]int{2, 8, 10, 10}, 4, [2]int{3, 3}, Conv2dOptions{Padding: [2]int{3, 3}}, true, false},
 	}
 	for _, dt := range []DType{Float64, Float32} {
 		for _, c := range cases {

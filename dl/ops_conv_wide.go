@@ -30,12 +30,15 @@ var convWide = true
 // wide reports whether the host kernels use the wide layout for g.
 func (g *convGeom) wide() bool { return convWide && g.sh == 1 && g.sw == 1 }
 
-func (g *convGeom) wp() int          { return g.w + 2*g.pw }                     // padded width
-func (g *convGeom) hp() int          { return g.h + 2*g.ph }                     // padded height
-func (g *convGeom) plane() int       { return g.hp() * g.wp() }                  // elements of a padded plane
-func (g *convGeom) lw() int          { return (g.ho-1)*g.wp() + g.wo }           // wide output positions
-func (g *convGeom) padded() bool     { return g.ph > 0 || g.pw > 0 }             // planes must be padded
-func (g *convGeom) tapOff(r int) int { return r/g.kw*g.dh*g.wp() + r%g.kw*g.dw } // shift of tap r
+func (g *convGeom) wp() int          { return g.w + 2*g.pw }           // padded width
+func (g *convGeom) hp() int          { return g.h + 2*g.ph }           // padded height
+func (g *convGeom) plane() int       { return g.hp() * g.wp() }        // elements of a padded plane
+func (g *convGeom) lw() int          { return (g.ho-1)*g.wp() + g.wo } // wide output positions
+func (g *convGeom) padded() bool     { return g.ph > 0 || g.pw > 0 }   // planes must be padded
+func (g *convGeom) tapOff(r int) int { return g.tapAt(r, g.wp()) }     // shift of tap r
+
+// tapAt is the shift of tap r in planes whose rows are ld elements apart.
+func (g *convGeom) tapAt(r, ld int) int { return r/g.kw*g.dh*ld + r%g.kw*g.dw }
 
 // padPlane writes src, an unpadded plane [H, W], into dst [Hp, Wp] with
 // zeros around it (and clears the rest of dst).  The rows go with vector
