@@ -27,7 +27,9 @@ for a in "$@"; do
   esac
 done
 
-say() { printf 'setup: %s\n' "$*"; }
+# Every line says how long setup has run, so a slow step shows in CI's log.
+setup_start=$(date +%s)
+say() { printf 'setup: [%d s] %s\n' "$(( $(date +%s) - setup_start ))" "$*"; }
 die() { printf 'setup: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo "$@"; else return 1; fi; }
 
@@ -91,6 +93,46 @@ fi
 # --- Kernelspec ----------------------------------------------------------------------------
 bin/dlbd install -repo "$repo" "${assets_env[@]}"
 
+# Background work still running when setup stops early (a failure, Ctrl-C) is killed, with the
+# commands it started.
+warm_pid='' kafka_pid=''
+stop_background() {
+  local p
+  for p in ${warm_pid:-} ${kafka_pid:-}; do
+    pkill -P "$p" 2>/dev/null || true
+    kill "$p" 2>/dev/null || true
+  done
+}
+trap stop_background EXIT
+
+# --- Warm the build cache ------------------------------------------------------------------
+# Cells are built with this module in a workspace; compiling every package once puts them in
+# the build cache, so the first cell links instead of compiling the world. The build always
+# runs (under a second when the cache is warm), so a cleared cache (`go clean -cache`) is warmed
+# again; the stamp only decides whether to announce the long first time. It is CPU work, and
+# the installs below mostly download: it runs in the background beside them, and is waited for
+# (its failure reported) before setup says it is ready. (Go's build cache is safe for
+# concurrent go commands.)
+if [ "$warm" = 1 ]; then
+  if [ "$strict" = 1 ] && [ "$(go env CGO_ENABLED)" != 1 ]; then
+    die "DLBD_STRICT=1: cgo is off (CGO_ENABLED=0, or no C compiler such as gcc): stateful cells need it"
+  fi
+  stampw=bin/.warm
+  src_hash=$( (go version; go env GOCACHE; git ls-files -s -- '*.go' go.mod go.sum 2>/dev/null || find . -name '*.go' -newer go.mod) | sha256sum | cut -c1-16)
+  if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
+    say "warming the Go build cache in the background (first time takes a few minutes)"
+  fi
+  (
+    go build ./... github.com/janpfeifer/gonb/gonbui
+    # Stateful cells are Go plugins: their dependencies are compiled once more
+    # (-dynlink), and the kernel reads export data of the standard library and
+    # this module. One cell built the kernel's way warms both (~30 s cold, ~4 s warm).
+    bin/dlbd warm -repo "$repo"
+    echo "$src_hash" >"$stampw"
+  ) </dev/null &
+  warm_pid=$!
+fi
+
 # --- Test extras ---------------------------------------------------------------------------
 if [ "$want_test" = 1 ]; then
   test_hash=$(sha256sum requirements-test.txt | cut -c1-16)
@@ -148,7 +190,6 @@ if [ "${DLBD_BIGDATA:-1}" = 1 ]; then
       mvn -q -B -f scripts/kafka/pom.xml dependency:copy-dependencies -DincludeScope=runtime \
         -DoutputDirectory="$repo/.kafka/libs" >/tmp/dlbd-kafka-mvn.log 2>&1 </dev/null &
       kafka_pid=$!
-      trap '[ -z "${kafka_pid:-}" ] || kill "$kafka_pid" 2>/dev/null || true' EXIT
     else
       [ "$strict" != 1 ] || die "DLBD_STRICT=1: Maven (mvn) is not installed, and Kafka's jars need it"
       say "Maven (mvn) is not installed: the streaming notebook will use NATS only (sudo apt-get install maven, then scripts/setup.sh)"
@@ -198,26 +239,10 @@ if ! have_mpi; then
   fi
 fi
 
-# --- Warm the build cache ------------------------------------------------------------------
-# Cells are built with this module in a workspace; compiling every package once puts them in
-# the build cache, so the first cell links instead of compiling the world. The build always
-# runs (under a second when the cache is warm), so a cleared cache (`go clean -cache`) is warmed
-# again; the stamp only decides whether to announce the long first time.
-if [ "$warm" = 1 ]; then
-  stampw=bin/.warm
-  src_hash=$( (go version; go env GOCACHE; git ls-files -s -- '*.go' go.mod go.sum 2>/dev/null || find . -name '*.go' -newer go.mod) | sha256sum | cut -c1-16)
-  if [ "$(cat "$stampw" 2>/dev/null)" != "$src_hash" ]; then
-    say "warming the Go build cache (first time takes a minute)"
-  fi
-  if [ "$strict" = 1 ] && [ "$(go env CGO_ENABLED)" != 1 ]; then
-    die "DLBD_STRICT=1: cgo is off (CGO_ENABLED=0, or no C compiler such as gcc): stateful cells need it"
-  fi
-  go build ./... github.com/janpfeifer/gonb/gonbui
-  # Stateful cells are Go plugins: their dependencies are compiled once more
-  # (-dynlink), and the kernel reads export data of the standard library and
-  # this module. One cell built the kernel's way warms both (~30 s cold, ~4 s warm).
-  bin/dlbd warm -repo "$repo"
-  echo "$src_hash" >"$stampw"
+if [ -n "$warm_pid" ]; then
+  wait "$warm_pid" || die "warming the Go build cache failed (see the go build or dlbd warm errors above)"
+  warm_pid=
+  say "Go build cache warm"
 fi
 if [ -n "${kafka_pid:-}" ]; then
   if wait "$kafka_pid"; then

@@ -3,6 +3,7 @@ package jupyter
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -249,22 +250,13 @@ func kernelDirs(procs []Process) []string {
 	return dirs
 }
 
-// sleepers returns the test's "sleep 300" and "sleep 301" processes,
-// wherever they are in the process tree.
-func sleepers(t *testing.T) []Process {
-	all, err := Processes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Process
-	for _, p := range all {
-		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
-		if c := string(cmd); (c == "sleep\x00300\x00" || c == "sleep\x00301\x00") && p.Alive() {
-			out = append(out, p)
-		}
-	}
+// sleepers returns the cell's two sleep processes (argv sleep shell and
+// sleep child: durations unique to the run, so that no other sleep on the
+// machine is taken for them), wherever they are in the process tree.
+func sleepers(t *testing.T, shell, child string) []Process {
+	out := append(sleepersOf("sleep", shell), sleepersOf("sleep", child)...)
 	if len(out) < 2 {
-		t.Fatalf("found %d of the cell's two sleep processes", len(out))
+		t.Fatalf("found %d of the cell's two sleep processes (sleep %s, sleep %s)", len(out), shell, child)
 	}
 	return out
 }
@@ -315,7 +307,10 @@ func TestDLBDNoOrphans(t *testing.T) {
 					kills[how] = func(*testing.T, *Client, []Process) { jupyter.Process.Kill() }
 				}
 				c := startClient(t, spec, 2*time.Minute)
-				go c.Execute(kerneltest.Context(t, 3*time.Minute), "!(sleep 300 >/dev/null 2>&1 &)\nimport \"os/exec\"\n%%\nexec.Command(\"sleep\", \"301\").Start()\nfor { time.Sleep(time.Second) }")
+				// Fractional seconds unique to the run: the test finds these
+				// sleeps by their command line.
+				shell, child := fmt.Sprintf("300.%d", rand.IntN(1e6)), fmt.Sprintf("301.%d", rand.IntN(1e6))
+				go c.Execute(kerneltest.Context(t, 3*time.Minute), "!(sleep "+shell+" >/dev/null 2>&1 &)\nimport \"os/exec\"\n%%\nexec.Command(\"sleep\", \""+child+"\").Start()\nfor { time.Sleep(time.Second) }")
 				for i := 0; !hasCellProcess(c, mode); i++ {
 					if i == 1200 {
 						t.Fatal("no cell process within 2 minutes")
@@ -327,7 +322,7 @@ func TestDLBDNoOrphans(t *testing.T) {
 				if err != nil {
 					kerneltest.Missing(t, "cannot list processes: %v", err)
 				}
-				procs = append(procs, sleepers(t)...) // a double-forked shell child leaves the tree
+				procs = append(procs, sleepers(t, shell, child)...) // a double-forked shell child leaves the tree
 				dirs := kernelDirs(procs)
 				kills[how](t, c, procs)
 				if how == "interrupt-escalation" {
@@ -335,8 +330,8 @@ func TestDLBDNoOrphans(t *testing.T) {
 					var cellProcs []Process
 					for _, p := range procs {
 						cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
-						// The shell command's background sleep 300 lives until the kernel ends.
-						if strings.HasPrefix(p.Comm, "dlbd-host") || string(cmd) == "sleep\x00301\x00" {
+						// The shell command's background sleep lives until the kernel ends.
+						if strings.HasPrefix(p.Comm, "dlbd-host") || string(cmd) == "sleep\x00"+child+"\x00" {
 							cellProcs = append(cellProcs, p)
 						}
 					}
@@ -386,14 +381,20 @@ func hostPID(t *testing.T, c *Client) int {
 	return 0
 }
 
-// TestStatefulSoak runs 200 cells in one session, each building on the
-// one before, with Tab and Shift+Tab on the newest names every 10 cells,
-// checks every value at the end, and reports how much the host's memory
-// grew per cell (plugins never unload; README figure) and the kernel
-// process's memory (front end, session, completion).
+// TestStatefulSoak runs 200 cells (40 under -race) in one session, each
+// building on the one before, with Tab and Shift+Tab on the newest names
+// every 10 cells, checks every value at the end, and reports how much the
+// host's memory grew per cell (plugins never unload; README figure) and
+// the kernel process's memory (front end, session, completion).
 func TestStatefulSoak(t *testing.T) {
 	c := startDLBD(t)
-	const cells = 200
+	// The length is the normal run's check (memory and completion over a
+	// long history); the race run (make race-kernel) looks for
+	// interleavings, which a few dozen cells exercise as well.
+	cells := 200
+	if raceEnabled {
+		cells = 40
+	}
 	t0 := time.Now()
 	run(t, c, "%%\nv0 := 0\nhistoria := []int{0}")
 	var rss10, kernel10 int
@@ -409,13 +410,13 @@ func TestStatefulSoak(t *testing.T) {
 			rss10, kernel10 = rss(t, hostPID(t, c)), rss(t, c.PID())
 		}
 	}
-	got := run(t, c, fmt.Sprintf("%%%%\nfmt.Println(v%d, len(historia), historia[57], paso3(v10))", cells-1))
-	if want := fmt.Sprintf("%d %d 57 11\n", cells-1, cells); got != want {
+	got := run(t, c, fmt.Sprintf("%%%%\nfmt.Println(v%d, len(historia), historia[37], paso3(v10))", cells-1))
+	if want := fmt.Sprintf("%d %d 37 11\n", cells-1, cells); got != want {
 		t.Errorf("after %d cells: %q; want %q", cells, got, want)
 	}
 	mib, kernel := rss(t, hostPID(t, c)), rss(t, c.PID())
 	t.Logf("%d cells in %v (%.0f ms per cell); host RSS %d MiB after cell 10, %d MiB after cell %d: %.2f MiB per cell; kernel RSS %d MiB after cell 10, %d MiB after cell %d",
-		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/cells, rss10, mib, cells, float64(mib-rss10)/float64(cells-10),
+		cells, time.Since(t0).Round(time.Second), float64(time.Since(t0).Milliseconds())/float64(cells), rss10, mib, cells, float64(mib-rss10)/float64(cells-10),
 		kernel10, kernel, cells)
 }
 
