@@ -50,6 +50,20 @@ func runNotebooks(ctx context.Context, args []string) error {
 		defer exporter.close()
 	}
 	passed, failed := 0, 0
+	// A notebook's HTML export (a Python process, 5-10 s) runs beside the
+	// next notebook's execution; at most one at a time.
+	var exporting chan error
+	var exportingNB string
+	waitExport := func() {
+		if exporting == nil {
+			return
+		}
+		if herr := <-exporting; herr != nil {
+			failed++
+			fmt.Printf("FAIL %s: HTML export: %v\n", exportingNB, herr)
+		}
+		exporting = nil
+	}
 	for _, nb := range fs.Args() {
 		res, err := nbexec.Execute(ctx, nb, o)
 		switch {
@@ -67,12 +81,12 @@ func runNotebooks(ctx context.Context, args []string) error {
 			fmt.Printf("ok   %s (%.1fs, %d code cells, slowest %s)\n", nb, res.Duration.Seconds(), len(res.Cells), slowest(res.Cells))
 		}
 		if err == nil && exporter != nil {
-			if herr := exporter.export(ctx, res.Executed, *html); herr != nil {
-				failed++
-				fmt.Printf("FAIL %s: HTML export: %v\n", nb, herr)
-			}
+			waitExport()
+			exporting, exportingNB = make(chan error, 1), nb
+			go func(executed string, done chan<- error) { done <- exporter.export(ctx, executed, *html) }(res.Executed, exporting)
 		}
 	}
+	waitExport()
 	fmt.Printf("notebooks: %d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		return exitError{"notebooks failed"}
