@@ -52,6 +52,11 @@ vet:
 # run the 2-thread cases of a busy CI machine on 1 thread; their own tests switch them on.
 unit race-kernel notebooks browser: export DLBD_DYNAMIC_THREADS := 0
 
+# UNIT_PACKAGES: every package but kernel/stateful, whose tests (sessions compiling cells, several
+# minutes) run once, under -race, below; the shipped kernel's session at full speed is what
+# kernel/jupyter's tests drive.
+UNIT_PACKAGES = $(shell go list ./... | grep -v -E '/kernel/stateful$$')
+
 # NOASM_PACKAGES: dl's packages tested again on the pure-Go kernels (-tags dlbd_noasm). Left out:
 # the ones that only train or launch through them (dl/scaling's scaling-law runs, dl/dist's
 # ranks; their collectives' Go kernels are dl/dist/internal/reduce's, tested here and under -race).
@@ -60,7 +65,7 @@ NOASM_PACKAGES = $(shell go list ./dl/... | grep -v -E '/dl/(scaling|dist|dist/p
 # DLBD_REQUIRE_MPI=1: the MPI tests (4 mpirun processes; dl/dist, dist/launch, dist/program) fail
 # instead of skipping when Open MPI is missing (setup --test installs it).
 unit:
-	DLBD_REQUIRE_KERNEL=1 DLBD_REQUIRE_MPI=1 $(TIMED) go test ./...
+	DLBD_REQUIRE_KERNEL=1 DLBD_REQUIRE_MPI=1 $(TIMED) go test $(UNIT_PACKAGES)
 	$(TIMED) go test -run '^$$' -fuzz FuzzCheckMessage -fuzztime 10s ./kernel/frontend/
 	$(TIMED) go test -run '^$$' -fuzz FuzzLimitedConnScan -fuzztime 10s ./kernel/frontend/
 	$(TIMED) go test -race ./dl/dist/... ./dl/parallel/...

@@ -55,6 +55,7 @@ func executeOffline(t *testing.T, e engine, img, name string) string {
 // cells ran in the stateful mode: a variable one cell changed is seen changed by the next, and a
 // model trained in one cell is used, trained, by a later one.
 func TestImageRunsACourseNotebookOffline(t *testing.T) {
+	t.Parallel()
 	e, img := requireImage(t, "DLBD_IMAGE")
 	text := executeOffline(t, e, img, "00-bienvenida.ipynb")
 	if strings.Contains(text, "stateful mode is unavailable") {
@@ -73,6 +74,7 @@ func TestImageRunsACourseNotebookOffline(t *testing.T) {
 // processes (mpirun, libmpi) and must equal the in-process run; without Open MPI in the image
 // the notebook skips that part, which fails here.
 func TestImageRunsTheMPINotebookOffline(t *testing.T) {
+	t.Parallel()
 	e, img := requireImage(t, "DLBD_IMAGE")
 	text := executeOffline(t, e, img, "11-mas-alla-de-una-maquina.ipynb")
 	if strings.Contains(text, "Open MPI no está instalado") || !strings.Contains(text, "4 procesos MPI") {
@@ -84,6 +86,7 @@ func TestImageRunsTheMPINotebookOffline(t *testing.T) {
 // the process mode) and a local Spark Connect server (Java, pyspark's jars in .venv) answer the
 // same query.
 func TestImageRunsTheDuckDBAndSparkNotebookOffline(t *testing.T) {
+	t.Parallel()
 	e, img := requireImage(t, "DLBD_IMAGE")
 	executeOffline(t, e, img, "01b-formatos-columnares-y-sql.ipynb")
 }

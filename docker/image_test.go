@@ -158,6 +158,7 @@ func (c *container) waitHealthy(since time.Time) time.Duration {
 }
 
 func TestImageRunsAsTheREADMESays(t *testing.T) {
+	t.Parallel()
 	e, img := requireImage(t, "DLBD_IMAGE")
 	volume := randomName("dlbd-test-work-")
 	t.Cleanup(func() { e.try("volume", "rm", "-f", volume) })
@@ -270,6 +271,7 @@ func TestImageCUDAVariant(t *testing.T) {
 // command in the container fetch packages (on a machine behind a TLS-inspecting proxy, such as
 // CI's, the proxy's CA is in that bundle; without it both fail there).
 func TestImageTrustsAMountedCA(t *testing.T) {
+	t.Parallel()
 	e, img := requireImage(t, "DLBD_IMAGE")
 	ca := os.Getenv("DLBD_CA_CERTS")
 	if ca == "" {
