@@ -322,16 +322,16 @@ func TestDLBDNoOrphans(t *testing.T) {
 				if err != nil {
 					kerneltest.Missing(t, "cannot list processes: %v", err)
 				}
+				childSleeps := sleepersOf("sleep", child)
 				procs = append(procs, sleepers(t, shell, child)...) // a double-forked shell child leaves the tree
 				dirs := kernelDirs(procs)
 				kills[how](t, c, procs)
 				if how == "interrupt-escalation" {
 					// The launcher and GoNB stay; the host and the cell's children go.
-					var cellProcs []Process
+					// The shell command's background sleep lives until the kernel ends.
+					cellProcs := childSleeps
 					for _, p := range procs {
-						cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
-						// The shell command's background sleep lives until the kernel ends.
-						if strings.HasPrefix(p.Comm, "dlbd-host") || string(cmd) == "sleep\x00"+child+"\x00" {
+						if strings.HasPrefix(p.Comm, "dlbd-host") {
 							cellProcs = append(cellProcs, p)
 						}
 					}
